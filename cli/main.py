@@ -1,0 +1,305 @@
+"""The ``pbem`` command: each command is a few lines over ``pbem.service``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from events.handling import Cause
+from events.rules import ActionError
+from events.store import ConcurrencyError
+from pbem import config
+from pbem.games import all_games
+from pbem.service import Player, Service, ServiceError
+
+
+def _print_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@contextmanager
+def open_service(ctx: click.Context) -> Iterator[Service]:
+    """The service for the chosen instance; library errors become one clear line and exit 1."""
+    instance: Path = ctx.obj["instance"]
+    try:
+        settings = config.load(instance)
+    except config.ConfigError as err:
+        raise click.ClickException(str(err)) from None
+    service = Service.open(settings)
+    try:
+        yield service
+    except (ServiceError, ActionError, ConcurrencyError, LookupError) as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        service.close()
+
+
+@click.group()
+@click.option("--instance", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Instance folder (config and database). Default: $PBEM_INSTANCE, else ./instance.")
+@click.version_option(package_name="pbem")
+@click.pass_context
+def cli(ctx: click.Context, instance: Path | None) -> None:
+    """pbem: play slow board games by email.
+
+    Example: pbem game new emerald --player alice@example.org --player bob@example.org
+    """
+    ctx.obj = {"instance": config.instance_path(instance)}
+
+
+@cli.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create the instance folder, its config file with a random secret key, and the database.
+
+    Example: pbem --instance ./instance init
+    """
+    path, created = config.init_instance(ctx.obj["instance"])
+    with open_service(ctx) as service:
+        click.echo(f"{'created' if created else 'kept'} {path}; database {service.store.path}")
+
+
+@cli.group()
+def game() -> None:
+    """Create, play, inspect and verify games."""
+
+
+def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="--option")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+@game.command("new")
+@click.argument("game_type")
+@click.option("--player", "players", multiple=True, required=True,
+              help="A player's email, or 'Name <email>'; once per seat, in seat order.")
+@click.option("--seed", default=None, help="Secret seed (default: random). Only for tests and demos.")
+@click.option("--option", "options", multiple=True, help="Game option KEY=VALUE (VALUE read as JSON if it can be).")
+@click.option("--data", "data_file", type=click.File("r", encoding="utf-8"), default=None,
+              help="A data override file (JSON) with corrected card or board values.")
+@click.pass_context
+def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
+             options: tuple[str, ...], data_file: Any) -> None:
+    """Create a game and print its id.
+
+    Example: pbem game new emerald --player 'Alice <alice@example.org>' --player bob@example.org
+    """
+    with open_service(ctx) as service:
+        try:
+            override = json.load(data_file) if data_file else None
+        except json.JSONDecodeError as err:
+            raise click.ClickException(f"{data_file.name} is not JSON: {err}") from None
+        result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
+                                     options=_key_value(options), data_override=override)
+        click.echo(result.after.game_id)
+
+
+@game.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def game_list(ctx: click.Context, as_json: bool) -> None:
+    """List the games.
+
+    Example: pbem game list --json
+    """
+    with open_service(ctx) as service:
+        games = service.list_games()
+        if as_json:
+            _print_json(games)
+            return
+        if not games:
+            click.echo("no games yet; create one with `pbem game new TYPE --player EMAIL ...`")
+        for g in games:
+            click.echo(f"{g['game_id']}  {g['game_type']:<10} {g['status']:<8} {g['seats']} players  "
+                       f"move {g['last_seq']}  {g['title']}")
+
+
+@game.command("show")
+@click.argument("game_id")
+@click.option("--as", "email", default=None, help="Show the private view of this player.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool) -> None:
+    """Show a game: the public view, or one player's private view.
+
+    Example: pbem game show 3f9a1c22d0 --as alice@example.org
+    """
+    with open_service(ctx) as service:
+        shown = service.show(game_id, email)
+        if as_json:
+            _print_json(shown)
+            return
+        click.echo(f"{shown['title']} - game {game_id} - move {shown['seq']} - {shown['status']}")
+        click.echo("seats: " + ", ".join(f"{s['seat']}: {s['name']}" for s in shown["seats"]))
+        if shown["waiting_for"]:
+            click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
+        if shown["outcome"]:
+            click.echo("outcome: " + json.dumps(shown["outcome"], sort_keys=True))
+        click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
+
+
+@game.command("legal")
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="The player.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: [{text, action}].")
+@click.pass_context
+def game_legal(ctx: click.Context, game_id: str, email: str, as_json: bool) -> None:
+    """List a player's legal actions now, as the text commands `act` accepts.
+
+    Example: pbem game legal 3f9a1c22d0 --as alice@example.org
+    """
+    with open_service(ctx) as service:
+        actions = service.legal(game_id, email)
+        if as_json:
+            _print_json(actions)
+            return
+        if not actions:
+            click.echo("nothing to do now")
+        for action in actions:
+            click.echo(action["text"])
+
+
+@game.command("act")
+@click.argument("game_id")
+@click.argument("command")
+@click.option("--as", "email", required=True, help="The player acting.")
+@click.pass_context
+def game_act(ctx: click.Context, game_id: str, command: str, email: str) -> None:
+    """Play a text command for a player, and print the events it recorded.
+
+    Example: pbem game act 3f9a1c22d0 --as alice@example.org 'claim London using 7'
+    """
+    with open_service(ctx) as service:
+        result = service.act(game_id, email, command, cause=Cause("cli"))
+        for event in result.events:
+            click.echo(f"{event.seq}  {event.type}  {event.hash[:16]}")
+
+
+@game.command("undo")
+@click.argument("game_id")
+@click.option("--as", "email", required=True, help="The player undoing their last action.")
+@click.pass_context
+def game_undo(ctx: click.Context, game_id: str, email: str) -> None:
+    """Undo the player's own last action, if nobody acted since and it revealed nothing.
+
+    Example: pbem game undo 3f9a1c22d0 --as alice@example.org
+    """
+    with open_service(ctx) as service:
+        result = service.undo(game_id, email, cause=Cause("cli"))
+        undone = result.events[-1].payload
+        click.echo(f"undid events {undone['from_seq']}-{undone['to_seq']} (recorded as event {result.events[-1].seq})")
+
+
+@game.command("log")
+@click.argument("game_id")
+@click.option("--as", "email", default=None, help="As this player may see it (default: public).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: one record per event.")
+@click.pass_context
+def game_log(ctx: click.Context, game_id: str, email: str | None, as_json: bool) -> None:
+    """Show the event log in words, as a player or a spectator may read it.
+
+    Example: pbem game log 3f9a1c22d0 --as alice@example.org
+    """
+    with open_service(ctx) as service:
+        lines = service.log(game_id, email)
+        if as_json:
+            _print_json(lines)
+            return
+        for line in lines:
+            mark = "  [undone]" if line["undone"] else ""
+            click.echo(f"{line['seq']:>5}  {line['recorded_at'][:19]}  {line['actor']:<9} {line['text']}{mark}")
+
+
+@game.command("export")
+@click.argument("game_id")
+@click.option("--with-secrets", is_flag=True,
+              help="Include the players' emails and the secret seed (to move a running game to another server).")
+@click.pass_context
+def game_export(ctx: click.Context, game_id: str, with_secrets: bool) -> None:
+    """Write the game record (JSON lines, docs/record-format.md) to standard output.
+
+    Example: pbem game export 3f9a1c22d0 > game.jsonl
+    """
+    with open_service(ctx) as service:
+        for line in service.export(game_id, with_secrets=with_secrets):
+            click.echo(line)
+
+
+@game.command("import")
+@click.argument("record", type=click.File("r", encoding="utf-8"))
+@click.option("--player", "players", multiple=True, help="Email for each seat, in order (else from the record).")
+@click.pass_context
+def game_import(ctx: click.Context, record: Any, players: tuple[str, ...]) -> None:
+    """Verify a game record and load it.
+
+    Example: pbem game import game.jsonl
+    """
+    with open_service(ctx) as service:
+        state = service.import_record(record, [Player.parse(p) for p in players])
+        click.echo(f"imported game {state.game_id}: {state.seq} events, verified")
+
+
+@game.command("verify")
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def game_verify(ctx: click.Context, game_id: str, as_json: bool) -> None:
+    """Check the hash chain; once the game has ended, every draw and every move too.
+
+    Exits 1 and names the first bad event if a check fails.
+    Example: pbem game verify 3f9a1c22d0
+    """
+    with open_service(ctx) as service:
+        report = service.verify(game_id)
+        if as_json:
+            _print_json(report.to_json())
+        else:
+            for check in report.checks:
+                click.echo(f"checked: {check}")
+            click.echo("OK" if report.ok else f"FAILED at {report.failure}")
+        if not report.ok:
+            ctx.exit(1)
+
+
+@game.command("audit")
+@click.argument("game_id")
+@click.argument("seq", type=int)
+@click.pass_context
+def game_audit(ctx: click.Context, game_id: str, seq: int) -> None:
+    """Explain one event: who sent what through which channel, the states before and after, the checks.
+
+    Example: pbem game audit 3f9a1c22d0 17
+    """
+    with open_service(ctx) as service:
+        _print_json(service.audit(game_id, seq))
+
+
+@cli.command("games")
+def games_available() -> None:
+    """List the game types this pbem can run.
+
+    Example: pbem games
+    """
+    for name, rules in sorted(all_games().items()):
+        click.echo(f"{name:<10} {rules.title} ({rules.min_seats}-{rules.max_seats} players)")
+
+
+def main() -> None:
+    cli(prog_name="pbem")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""Audit: verify the hash chain, the fairness of every random draw, and explain one event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from events.envelope import GENESIS_HASH, Event, canonical_json, recompute_hash
+from events.handling import KERNEL_TYPES, group_commands
+from events.replay import GameState, Replayer, effective, undone_seqs
+from events.rng import Rng, compute, seed_commitment
+from events.rules import ActionError
+from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A failed check: the first seq where it fails, and why."""
+
+    seq: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"event {self.seq}: {self.problem}"
+
+
+@dataclass
+class Verification:
+    """The result of ``verify``: every check made, and the first failure if any."""
+
+    events: int = 0
+    checks: list[str] = field(default_factory=list)
+    failure: Finding | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "events": self.events, "checks": self.checks,
+                "failure": {"seq": self.failure.seq, "problem": self.failure.problem} if self.failure else None}
+
+
+def verify_chain(events: Sequence[Event], game_id: str | None = None) -> Finding | None:
+    """The first event that breaks the chain (missing, inserted, reordered or altered), or None."""
+    prev_hash = GENESIS_HASH
+    for position, event in enumerate(events, start=1):
+        if game_id is not None and event.game_id != game_id:
+            return Finding(event.seq, f"belongs to game {event.game_id}, not {game_id}")
+        if event.seq != position:
+            return Finding(position, f"expected event {position} here but found event {event.seq}: "
+                                     "an event was removed, inserted or moved")
+        if event.prev_hash != prev_hash:
+            return Finding(event.seq, "does not link to the event before it (prev_hash differs): "
+                                      "an earlier event was replaced, or this one was moved")
+        if recompute_hash(event) != event.hash:
+            return Finding(event.seq, "its content does not match its hash: it was altered after recording")
+        prev_hash = event.hash
+    return None
+
+
+def verify_draws(events: Sequence[Event], seed: str) -> Finding | None:
+    """Recompute every recorded draw from the seed; effective draws must use consecutive counters."""
+    created = events[0]
+    if seed_commitment(seed) != created.payload["seed_commitment"]:
+        return Finding(created.seq, "the revealed seed does not match the commitment published at the start")
+    for event in events:
+        if event.type != RANDOM_DRAWN:
+            continue
+        for draw in event.payload["draws"]:
+            if compute(seed, draw["n"], draw["op"], draw["args"]) != draw["result"]:
+                return Finding(event.seq, f"draw {draw['n']} ({draw['op']}) does not follow from the seed")
+    expected = 0
+    for event in effective(events):
+        if event.type == RANDOM_DRAWN:
+            for draw in event.payload["draws"]:
+                if draw["n"] != expected:
+                    return Finding(event.seq, f"draw {draw['n']} should have been draw {expected}: "
+                                              "a draw was skipped or repeated")
+                expected += 1
+    return None
+
+
+def _draft_form(event: Event) -> str:
+    return canonical_json([event.type, event.payload, event.visibility.encode(), event.reveals])
+
+
+def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: list[Event],
+                    seed: str) -> str | None:
+    """Decide the recorded command again from the state before it; None if the same events result.
+
+    This is the proof that the rules accepted the move: the recorded action, on the
+    recorded position, with the draws the seed gives, produces exactly what was recorded.
+    """
+    first = command[0]
+    recorded = [e for e in command if e.type not in KERNEL_TYPES]
+    if first.type == GAME_CREATED:
+        rules = replayer.rules_for(first.payload["game_type"])
+        state = replayer.start(first)
+        produced = rules.setup(state.config, Rng(seed, 0))
+    else:
+        if before is None or "action" not in first.cause:
+            return "the command carries no recorded action to check"
+        rules = replayer.rules_for(before.game_type)
+        try:
+            produced = rules.decide(before.game, int(first.cause["seat"]), first.cause["action"],
+                                    Rng(seed, before.rng_counter))
+        except ActionError as refused:
+            return f"the rules now refuse the recorded action: {refused}"
+    if len(produced) != len(recorded):
+        return f"the rules produce {len(produced)} events from the recorded action, but {len(recorded)} were recorded"
+    for draft, event in zip(produced, recorded):
+        expected = canonical_json([draft.type, draft.payload, draft.visibility.encode(), draft.reveals])
+        if expected != _draft_form(event):
+            return f"the rules produce a different {draft.type} than the one recorded"
+    return None
+
+
+def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None) -> Verification:
+    """Every check there is: the chain, the seed and draws, and each command re-decided.
+
+    ``seed`` defaults to the one the game revealed at its end; without either, the
+    draws and the rules cannot be checked yet and the report says so.
+    """
+    report = Verification(events=len(events))
+    if not events:
+        report.failure = Finding(1, "the game has no events")
+        return report
+    finding = verify_chain(events, events[0].game_id)
+    report.checks.append(f"hash chain of {len(events)} events")
+    if finding:
+        report.failure = finding
+        return report
+    ended = [e for e in events if e.type == GAME_ENDED]
+    seed = seed or (ended[-1].payload["seed"] if ended else None)
+    if seed is None:
+        report.checks.append("draws and rules not checked: the seed stays secret until the game ends")
+        return report
+    finding = verify_draws(events, seed)
+    report.checks.append("seed matches its commitment; every draw recomputed from the seed")
+    if finding:
+        report.failure = finding
+        return report
+    state: GameState[Any] | None = None
+    for command in group_commands(effective(events)):
+        if command[0].type != ACTIONS_UNDONE:
+            problem = recheck_command(replayer, state, command, seed)
+            if problem:
+                report.failure = Finding(command[0].seq, problem)
+                return report
+        state = replayer.fold(command, state)
+        if command[-1].type == GAME_ENDED:
+            rules = replayer.rules_for(state.game_type)
+            outcome = rules.outcome(state.game)
+            if outcome is None or canonical_json(outcome.to_json()) != canonical_json(state.outcome):
+                report.failure = Finding(command[-1].seq, "the recorded outcome is not what the rules compute")
+                return report
+    report.checks.append("every command decided again from its recorded action gives the recorded events")
+    return report
+
+
+def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | None) -> dict[str, Any]:
+    """Everything about one event: envelope, command, states before and after, and the checks."""
+    if not 1 <= seq <= len(events):
+        raise LookupError(f"no event {seq}; the game has events 1 to {len(events)}")
+    target = events[seq - 1]
+    command = next(c for c in group_commands(events) if c[0].seq <= seq <= c[-1].seq)
+    first, last = command[0].seq, command[-1].seq
+    chain = verify_chain(events[:last])
+    skipped = undone_seqs(events)
+    undone_by = next((e.seq for e in events if e.type == ACTIONS_UNDONE
+                      and e.payload["from_seq"] <= seq <= e.payload["to_seq"]), None)
+    before = replayer.fold(events[:first - 1]) if first > 1 else None
+    after = replayer.fold(events[:last])
+    rules = replayer.rules_for(after.game_type)
+    seat = command[0].cause.get("seat")
+    views: dict[str, Any] = {}
+    for who in ([seat] if isinstance(seat, int) else []) + [None]:
+        label = "public" if who is None else f"seat {who}"
+        views[label] = {
+            "before": rules.view(before.game, who) if before else None,
+            "after": rules.view(after.game, who),
+        }
+    rule_check: str
+    if command[0].type in (ACTIONS_UNDONE,):
+        rule_check = "an undo: checked against the undo rules when it was made"
+    elif first in skipped:
+        rule_check = f"undone by event {undone_by}; not part of the effective history"
+    elif seed is None:
+        rule_check = "not checked: the seed is secret until the game ends"
+    else:
+        effective_before = replayer.fold(effective(events[:first - 1])) if first > 1 else None
+        problem = recheck_command(replayer, effective_before, command, seed)
+        rule_check = problem or "accepted: the recorded action on the position before gives exactly these events"
+    return {
+        "event": target.to_record(),
+        "described": rules.describe(target, None) if target.type not in KERNEL_TYPES else target.type,
+        "command": {"first_seq": first, "last_seq": last, "cause": dict(target.cause),
+                    "events": [e.seq for e in command]},
+        "undone_by": undone_by,
+        "chain": "verified from event 1 to this command" if chain is None else str(chain),
+        "rule_check": rule_check,
+        "views": views,
+    }

@@ -1,0 +1,214 @@
+"""Event envelope: what every recorded event carries, canonical JSON and the hash chain."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+GENESIS_HASH = "0" * 64
+
+SYSTEM = "system"
+SCHEDULER = "scheduler"
+ORGANISER = "organiser"
+
+
+def seat_actor(seat: int) -> str:
+    """The actor string of a seat: ``seat:N``."""
+    return f"seat:{seat}"
+
+
+def actor_seat(actor: str) -> int | None:
+    """The seat an actor string names, or None for system, scheduler and organiser."""
+    if actor.startswith("seat:"):
+        return int(actor[5:])
+    return None
+
+
+def canonical_json(value: Any) -> str:
+    """JSON with sorted keys, no spaces and no NaN: the same value always gives the same text."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def sha256_hex(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Who may read an event's payload: everyone, some seats, or the server only.
+
+    Stored as ``public``, ``server`` or ``seats:0,2``. Once a game has ended every
+    event is shown to everyone: hands, identities and the random draws alike.
+    """
+
+    kind: str  # "public" | "seats" | "server"
+    seats: tuple[int, ...] = ()
+
+    @classmethod
+    def public(cls) -> Visibility:
+        return cls("public")
+
+    @classmethod
+    def server(cls) -> Visibility:
+        return cls("server")
+
+    @classmethod
+    def to(cls, *seats: int) -> Visibility:
+        return cls("seats", tuple(sorted(set(seats))))
+
+    def encode(self) -> str:
+        if self.kind == "seats":
+            return "seats:" + ",".join(str(s) for s in self.seats)
+        return self.kind
+
+    @classmethod
+    def decode(cls, text: str) -> Visibility:
+        if text in ("public", "server"):
+            return cls(text)
+        if text.startswith("seats:"):
+            body = text[6:]
+            return cls("seats", tuple(int(s) for s in body.split(",")) if body else ())
+        raise ValueError(f"unknown visibility {text!r}")
+
+    def allows(self, seat: int | None, *, finished: bool = False) -> bool:
+        """Whether a reader at ``seat`` (None: a spectator) may read the payload."""
+        if self.kind == "public" or finished:
+            return True
+        return self.kind == "seats" and seat is not None and seat in self.seats
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    """An event a rule or the kernel wants appended; the store fills in the rest.
+
+    ``reveals`` marks an event that shows information that was hidden until now (a
+    card turned face up, a card drawn into a hand); undo may not cross it.
+    """
+
+    type: str
+    payload: Mapping[str, Any]
+    visibility: Visibility = field(default_factory=Visibility.public)
+    reveals: bool = False
+    actor: str | None = None  # None: the command's actor
+
+
+@dataclass(frozen=True)
+class Event:
+    """A recorded event, as stored and hash-chained."""
+
+    game_id: str
+    seq: int
+    type: str
+    version: int
+    payload: Mapping[str, Any]
+    actor: str
+    visibility: Visibility
+    reveals: bool
+    recorded_at: str
+    cause: Mapping[str, Any]
+    prev_hash: str
+    hash: str
+
+    @property
+    def seat(self) -> int | None:
+        return actor_seat(self.actor)
+
+    @property
+    def command_id(self) -> str | None:
+        """Events appended by one command share this id (from the cause)."""
+        value = self.cause.get("command")
+        return str(value) if value is not None else None
+
+    def to_record(self) -> dict[str, Any]:
+        """The JSON form used in exports and ``--json`` output."""
+        return {
+            "game_id": self.game_id,
+            "seq": self.seq,
+            "type": self.type,
+            "version": self.version,
+            "payload": dict(self.payload),
+            "actor": self.actor,
+            "visibility": self.visibility.encode(),
+            "reveals": self.reveals,
+            "recorded_at": self.recorded_at,
+            "cause": dict(self.cause),
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Event:
+        return cls(
+            game_id=record["game_id"],
+            seq=int(record["seq"]),
+            type=record["type"],
+            version=int(record["version"]),
+            payload=record["payload"],
+            actor=record["actor"],
+            visibility=Visibility.decode(record["visibility"]),
+            reveals=bool(record["reveals"]),
+            recorded_at=record["recorded_at"],
+            cause=record["cause"],
+            prev_hash=record["prev_hash"],
+            hash=record["hash"],
+        )
+
+
+def payload_hash(payload: Mapping[str, Any]) -> str:
+    return sha256_hex(canonical_json(payload))
+
+
+def event_hash(
+    *,
+    game_id: str,
+    seq: int,
+    type: str,
+    version: int,
+    payload_digest: str,
+    actor: str,
+    visibility: str,
+    reveals: bool,
+    recorded_at: str,
+    cause: Mapping[str, Any],
+    prev_hash: str,
+) -> str:
+    """sha256 over the canonical JSON of every envelope field.
+
+    The payload enters through its own digest, so a record with a hidden payload
+    (shown to a player without it) still proves its place in the chain.
+    """
+    return sha256_hex(
+        canonical_json(
+            {
+                "game_id": game_id,
+                "seq": seq,
+                "type": type,
+                "version": version,
+                "payload_sha256": payload_digest,
+                "actor": actor,
+                "visibility": visibility,
+                "reveals": reveals,
+                "recorded_at": recorded_at,
+                "cause": cause,
+                "prev_hash": prev_hash,
+            }
+        )
+    )
+
+
+def recompute_hash(event: Event) -> str:
+    return event_hash(
+        game_id=event.game_id,
+        seq=event.seq,
+        type=event.type,
+        version=event.version,
+        payload_digest=payload_hash(event.payload),
+        actor=event.actor,
+        visibility=event.visibility.encode(),
+        reveals=event.reveals,
+        recorded_at=event.recorded_at,
+        cause=event.cause,
+        prev_hash=event.prev_hash,
+    )

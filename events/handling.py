@@ -1,0 +1,304 @@
+"""Command handling: load, decide, append in one transaction, with the expected-seq check."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable, Mapping, Sequence
+
+from marshmallow import ValidationError
+
+from events.envelope import (SYSTEM, Event, NewEvent, Visibility, event_hash, payload_hash,
+                             seat_actor)
+from events.replay import GameState, Replayer, effective
+from events.rng import Rng, new_seed, seed_commitment
+from events.rules import Action, GameConfig, IllegalAction, InvalidAction, Rules, Seat
+from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
+                           RANDOM_DRAWN, EventTypeRegistry)
+from events.store import ConcurrencyError, EventStore, Row
+
+KERNEL_TYPES = frozenset(t.name for t in KERNEL_EVENT_TYPES)
+
+
+class StaleCommand(IllegalAction):
+    """The command was issued against an older state of the game (e.g. an old link)."""
+
+    def __init__(self, game_id: str, issued_seq: int, current_seq: int) -> None:
+        super().__init__(
+            f"this was issued at move {issued_seq}, but the game has moved on to move {current_seq}; "
+            "look at the current state and act from there"
+        )
+        self.game_id = game_id
+        self.issued_seq = issued_seq
+        self.current_seq = current_seq
+
+
+class UndoRefused(IllegalAction):
+    """Undo is not allowed here without the other players' consent."""
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What carried a command: ``via`` is cli, link, mail, api, scheduler or import.
+
+    ``detail`` holds the carrier's own facts (link id and issue time, Message-ID,
+    ...); ``text`` is the command as the player typed it, if typed.
+    """
+
+    via: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    before: GameState[Any] | None
+    after: GameState[Any]
+    events: list[Event]
+
+
+RowsFor = Callable[[GameState[Any], list[Event]], Sequence[Row]]
+
+
+def utcnow() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(5)
+
+
+def group_commands(events: Sequence[Event]) -> list[list[Event]]:
+    """Consecutive events appended by one command, in order."""
+    groups: list[list[Event]] = []
+    for event in events:
+        if groups and groups[-1][0].command_id is not None and groups[-1][0].command_id == event.command_id:
+            groups[-1].append(event)
+        else:
+            groups.append([event])
+    return groups
+
+
+def check_undo(command: list[Event], seat: int) -> str | None:
+    """Why this seat may not undo this command on its own, or None if it may."""
+    first = command[0]
+    if first.type == GAME_CREATED:
+        return "there is nothing of yours to undo: the game has just been set up"
+    if first.cause.get("actor") != seat_actor(seat):
+        return "the last action was not yours; undo is only for your own last actions, before anyone else acts"
+    if any(e.type == RANDOM_DRAWN for e in command):
+        return "that action used chance (a shuffle or a die roll); it cannot be taken back"
+    if any(e.reveals for e in command):
+        return "that action revealed hidden information; it cannot be taken back"
+    return None
+
+
+def undoable_commands(events: Sequence[Event], seat: int) -> tuple[list[list[Event]], str]:
+    """The seat's own commands it may undo now, newest first, and why the next one back may not be."""
+    commands = [c for c in group_commands(effective(events)) if c[0].type != ACTIONS_UNDONE]
+    found: list[list[Event]] = []
+    for command in reversed(commands):
+        reason = check_undo(command, seat)
+        if reason is not None:
+            return found, reason
+        found.append(command)
+    return found, "there is nothing earlier to undo"
+
+
+class Kernel:
+    """The one way anything is written: create a game, run a command, undo."""
+
+    def __init__(self, store: EventStore, games: Mapping[str, Rules[Any]],
+                 registry: EventTypeRegistry | None = None, clock: Callable[[], str] = utcnow) -> None:
+        self.store = store
+        self.games = games
+        if registry is None:
+            registry = EventTypeRegistry(KERNEL_EVENT_TYPES)
+            for rules in games.values():
+                for event_type in rules.event_types:
+                    registry.register(event_type)
+        self.registry = registry
+        self.replayer = Replayer(games, registry)
+        self.clock = clock
+
+    # ---- reading ---------------------------------------------------------------------------
+
+    def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
+        return self.replayer.load(self.store, game_id, upto_seq)
+
+    def rules(self, state: GameState[Any]) -> Rules[Any]:
+        return self.replayer.rules_for(state.game_type)
+
+    def seed(self, game_id: str) -> str:
+        seed = self.store.seed(game_id)
+        if seed is None:
+            raise LookupError(f"no seed stored for game {game_id}")
+        return seed
+
+    # ---- writing ---------------------------------------------------------------------------
+
+    def _seal(self, game_id: str, seq: int, prev_hash: str, drafts: Sequence[NewEvent],
+              actor: str, cause: Mapping[str, Any]) -> list[Event]:
+        """Number, validate and hash-chain the drafts of one command."""
+        now = self.clock()
+        sealed: list[Event] = []
+        for draft in drafts:
+            try:
+                self.registry.validate(draft.type, draft.payload)
+            except ValidationError as err:
+                raise ValueError(f"the rules produced an invalid {draft.type} payload: {err.messages}") from err
+            seq += 1
+            version = self.registry.current_version(draft.type)
+            event_actor = draft.actor or actor
+            digest = event_hash(
+                game_id=game_id, seq=seq, type=draft.type, version=version,
+                payload_digest=payload_hash(draft.payload), actor=event_actor,
+                visibility=draft.visibility.encode(), reveals=draft.reveals, recorded_at=now,
+                cause=cause, prev_hash=prev_hash,
+            )
+            sealed.append(Event(game_id, seq, draft.type, version, draft.payload, event_actor, draft.visibility,
+                                draft.reveals, now, cause, prev_hash, digest))
+            prev_hash = digest
+        return sealed
+
+    def _commit(self, before: GameState[Any] | None, game_id: str, drafts: list[NewEvent], actor: str,
+                cause: Mapping[str, Any], rows: Sequence[Row], rows_for: RowsFor | None,
+                seed: str) -> CommandResult:
+        seq, prev_hash = (before.seq, before.last_hash) if before else (0, "0" * 64)
+        events = self._seal(game_id, seq, prev_hash, drafts, actor, cause)
+        after = self.replayer.fold(events, before)
+        if not after.ended:
+            rules = self.rules(after)
+            outcome = rules.outcome(after.game)
+            if outcome is not None:
+                ended = self._seal(game_id, after.seq, after.last_hash,
+                                   [NewEvent(GAME_ENDED, {"seed": seed, "outcome": outcome.to_json()},
+                                             actor=SYSTEM)], actor, cause)
+                after = self.replayer.fold(ended, after)
+                events += ended
+        extra = list(rows) + list(rows_for(after, events) if rows_for else [])
+        self.store.append(game_id, seq, events, extra)
+        self.replayer.maybe_snapshot(self.store, seq, after)
+        return CommandResult(before, after, events)
+
+    def create(self, game_type: str, seats: Sequence[str], *, options: Mapping[str, Any] | None = None,
+               data_override: Mapping[str, Any] | None = None, seed: str | None = None,
+               game_id: str | None = None, cause: Cause = Cause("cli"),
+               rows_for: RowsFor | None = None) -> CommandResult:
+        """Create a game: ``pbem.GameCreated``, the setup draws and the rules' setup events.
+
+        :raises InvalidAction: unknown game type, wrong number of seats, or a bad data override.
+        """
+        rules = self.games.get(game_type)
+        if rules is None:
+            raise InvalidAction(f"unknown game type {game_type!r}; known: {', '.join(sorted(self.games))}")
+        if not rules.min_seats <= len(seats) <= rules.max_seats:
+            raise InvalidAction(f"{rules.title} needs {rules.min_seats} to {rules.max_seats} players, "
+                                f"not {len(seats)}")
+        data = rules.load_data(data_override)
+        config = GameConfig(tuple(Seat(i, name) for i, name in enumerate(seats)), dict(options or {}), data)
+        game_id = game_id or new_game_id()
+        seed = seed or new_seed()
+        rng = Rng(seed)
+        setup = rules.setup(config, rng)
+        created = NewEvent(GAME_CREATED, {
+            "game_type": game_type, "rules_version": rules.version,
+            "seats": [{"name": s.name} for s in config.seats], "options": dict(config.options),
+            "data": dict(data), "data_override": dict(data_override) if data_override else None,
+            "seed_commitment": seed_commitment(seed),
+        })
+        drafts = [created] + self._draws(rng) + setup
+        command = {"command": uuid.uuid4().hex, "actor": SYSTEM, "via": cause.via, **cause.detail}
+        secret = Row("game_secrets", {"game_id": game_id, "seed": seed})
+        return self._commit(None, game_id, drafts, SYSTEM, command, [secret], rows_for, seed)
+
+    @staticmethod
+    def _draws(rng: Rng) -> list[NewEvent]:
+        if not rng.draws:
+            return []
+        return [NewEvent(RANDOM_DRAWN, {"draws": [d.to_json() for d in rng.draws]}, Visibility.server(),
+                         actor=SYSTEM)]
+
+    def execute(self, game_id: str, seat: int, action: Action, *, cause: Cause,
+                expected_seq: int | None = None, actor: str | None = None,
+                rows_for: RowsFor | None = None, retries: int = 3) -> CommandResult:
+        """Decide ``action`` for ``seat`` and append its events.
+
+        With ``expected_seq`` (the seq a link was issued at) a game that moved on
+        refuses the command; without it a concurrent append is retried on the new state.
+
+        :raises StaleCommand: the game moved on since ``expected_seq``.
+        :raises InvalidAction, IllegalAction, AmbiguousAction: from the rules.
+        """
+        if not isinstance(action, Mapping) or not isinstance(action.get("kind"), str):
+            raise InvalidAction("an action is an object with a 'kind'")
+        for attempt in range(retries + 1):
+            state = self.load(game_id)
+            if expected_seq is not None and state.seq != expected_seq:
+                raise StaleCommand(game_id, expected_seq, state.seq)
+            if state.ended:
+                raise IllegalAction("the game is over; nothing more can be played")
+            rules = self.rules(state)
+            prompts = rules.prompts(state.game)
+            if seat not in prompts:
+                waiting = ", ".join(state.config.seats[s].name for s in sorted(prompts)) or "nobody"
+                raise IllegalAction(f"it is not your turn to act; waiting for {waiting}")
+            seed = self.seed(game_id)
+            rng = Rng(seed, state.rng_counter)
+            produced = rules.decide(state.game, seat, dict(action), rng)
+            who = actor or seat_actor(seat)
+            command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via,
+                       "action": dict(action), **({"text": cause.text} if cause.text is not None else {}),
+                       **cause.detail}
+            try:
+                return self._commit(state, game_id, self._draws(rng) + produced, who, command, [],
+                                    rows_for, seed)
+            except ConcurrencyError as conflict:
+                if expected_seq is not None:
+                    raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
+                if attempt == retries:
+                    raise
+        raise AssertionError("unreachable")
+
+    def undo(self, game_id: str, seat: int, *, cause: Cause, force: bool = False, actor: str | None = None,
+             reason: str = "", rows_for: RowsFor | None = None) -> CommandResult:
+        """Undo the last effective action.
+
+        Without ``force``, only the seat's own last action, before anyone else acted and
+        if it revealed nothing and drew nothing (the horizon). ``force`` (an approved
+        request, or the organiser) undoes the last action whoever made it.
+
+        :raises UndoRefused: beyond the horizon; the message says why.
+        """
+        state = self.load(game_id)
+        if state.ended:
+            raise UndoRefused("the game is over; nothing can be undone")
+        events = self.store.read(game_id)
+        commands = [c for c in group_commands(effective(events)) if c[0].type != ACTIONS_UNDONE]
+        last = commands[-1]
+        if force:
+            if last[0].type == GAME_CREATED:
+                raise UndoRefused("there is nothing to undo: the game has just been set up")
+        else:
+            why = check_undo(last, seat)
+            if why is not None:
+                raise UndoRefused(why)
+        who = actor or seat_actor(seat)
+        command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via, **cause.detail}
+        payload = {"from_seq": last[0].seq, "to_seq": last[-1].seq, "seat": seat,
+                   "reason": reason or ("undone by its player" if not force else "undone by agreement")}
+        sealed = self._seal(game_id, state.seq, state.last_hash, [NewEvent(ACTIONS_UNDONE, payload)], who,
+                            command)
+        extra = list(rows_for(state, sealed)) if rows_for else []
+        self.store.append(game_id, state.seq, sealed, extra)
+        after = self.replayer.fold(self.store.read(game_id))
+        return CommandResult(state, after, sealed)
+
+    def import_events(self, events: Sequence[Event], rows: Sequence[Row] = ()) -> GameState[Any]:
+        """Store a verified record's events as they are (same seqs and hashes)."""
+        game_id = events[0].game_id
+        state = self.replayer.fold(list(events))
+        self.store.append(game_id, 0, list(events), list(rows))
+        return state

@@ -1,0 +1,163 @@
+"""Replay: the effective history after undo, the fold into state, and snapshots as a cache."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+from dataclasses import dataclass, replace
+from typing import Any, Generic, Iterable, Mapping, Sequence, TypeVar
+
+from events.envelope import Event
+from events.rules import GameConfig, Rules, Seat
+from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
+                           EventTypeRegistry)
+from events.store import EventStore, Snapshot
+
+S = TypeVar("S")
+log = logging.getLogger(__name__)
+
+KERNEL_STATE_VERSION = "1"
+SNAPSHOT_EVERY = 100
+
+
+class GameNotFound(LookupError):
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class GameState(Generic[S]):
+    """The kernel's state of one game: what every game has, around the rules' own state."""
+
+    game_id: str
+    game_type: str
+    rules_version: str
+    config: GameConfig
+    seed_commitment: str
+    seq: int               # the last event folded (raw seq, undone events included)
+    last_hash: str
+    rng_counter: int       # the next random draw's number
+    game: S
+    ended: bool = False
+    seed: str | None = None                # revealed by pbem.GameEnded
+    outcome: Mapping[str, Any] | None = None
+
+
+def undone_seqs(events: Iterable[Event]) -> set[int]:
+    """Seqs that ``pbem.ActionsUndone`` events took out of the effective history."""
+    skipped: set[int] = set()
+    for event in events:
+        if event.type == ACTIONS_UNDONE:
+            skipped.update(range(event.payload["from_seq"], event.payload["to_seq"] + 1))
+    return skipped
+
+
+def effective(events: Sequence[Event]) -> list[Event]:
+    """The events that count: every event not inside an undone range."""
+    skipped = undone_seqs(events)
+    if not skipped:
+        return list(events)
+    return [e for e in events if e.seq not in skipped]
+
+
+def config_from(created: Event) -> GameConfig:
+    payload = created.payload
+    return GameConfig(
+        seats=tuple(Seat(i, s["name"]) for i, s in enumerate(payload["seats"])),
+        options=payload["options"],
+        data=payload["data"],
+    )
+
+
+class Replayer:
+    """Folds events into ``GameState`` for the games it knows, upcasting old payloads on the way."""
+
+    def __init__(self, games: Mapping[str, Rules[Any]], registry: EventTypeRegistry) -> None:
+        self.games = games
+        self.registry = registry
+
+    def rules_for(self, game_type: str) -> Rules[Any]:
+        try:
+            return self.games[game_type]
+        except KeyError:
+            raise LookupError(f"unknown game type {game_type!r}") from None
+
+    def start(self, created: Event) -> GameState[Any]:
+        if created.type != GAME_CREATED:
+            raise ValueError(f"event 1 of {created.game_id} is {created.type}, not {GAME_CREATED}")
+        rules = self.rules_for(created.payload["game_type"])
+        config = config_from(created)
+        return GameState(
+            game_id=created.game_id, game_type=rules.name, rules_version=created.payload["rules_version"],
+            config=config, seed_commitment=created.payload["seed_commitment"], seq=created.seq,
+            last_hash=created.hash, rng_counter=0, game=rules.initial_state(config),
+        )
+
+    def apply(self, state: GameState[Any], event: Event) -> GameState[Any]:
+        """One event onto the state; kernel events update the kernel's part, the rest go to the rules."""
+        event = self.registry.upcast(event)
+        if event.type == RANDOM_DRAWN:
+            draws = event.payload["draws"]
+            return replace(state, seq=event.seq, last_hash=event.hash, rng_counter=draws[-1]["n"] + 1)
+        if event.type == GAME_ENDED:
+            return replace(state, seq=event.seq, last_hash=event.hash, ended=True,
+                           seed=event.payload["seed"], outcome=event.payload["outcome"])
+        if event.type == ACTIONS_UNDONE:
+            return replace(state, seq=event.seq, last_hash=event.hash)
+        rules = self.rules_for(state.game_type)
+        return replace(state, seq=event.seq, last_hash=event.hash, game=rules.evolve(state.game, event))
+
+    def fold(self, events: Sequence[Event], state: GameState[Any] | None = None) -> GameState[Any]:
+        """Fold a stream (or a tail onto ``state``), skipping undone events."""
+        skipped = undone_seqs(events)
+        for event in events:
+            if state is None:
+                state = self.start(event)
+                continue
+            if event.seq in skipped:
+                # Keep seq and hash moving: they name the stream position, not the effective one.
+                state = replace(state, seq=event.seq, last_hash=event.hash)
+                continue
+            state = self.apply(state, event)
+        if state is None:
+            raise ValueError("no events to fold")
+        return state
+
+    # ---- snapshots -------------------------------------------------------------------------
+
+    def snapshot_key(self, game_type: str) -> str:
+        return f"{game_type}/{self.rules_for(game_type).version}/k{KERNEL_STATE_VERSION}"
+
+    def load(self, store: EventStore, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
+        """The state after ``upto_seq`` (default: now), from the newest usable snapshot plus the tail.
+
+        A snapshot is only a cache: one made by other code, or made stale by a later
+        undo reaching back before it, is passed over and the stream replayed instead.
+        """
+        head = store.read(game_id, 0, 1)
+        if not head:
+            raise GameNotFound(game_id)
+        key = self.snapshot_key(head[0].payload["game_type"])
+        for snapshot in store.snapshots(game_id, key, upto_seq):
+            tail = store.read(game_id, snapshot.seq, upto_seq)
+            if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] <= snapshot.seq for e in tail):
+                continue
+            try:
+                base = pickle.loads(snapshot.state)
+            except Exception:  # a cache: a bad entry is skipped, never trusted
+                log.warning("unreadable snapshot of %s at %s, replaying instead", game_id, snapshot.seq)
+                continue
+            return self.fold(tail, base)
+        return self.fold(store.read(game_id, 0, upto_seq))
+
+    def maybe_snapshot(self, store: EventStore, before_seq: int, state: GameState[Any]) -> None:
+        """Save a snapshot when the stream crossed a multiple of ``SNAPSHOT_EVERY``."""
+        if state.seq // SNAPSHOT_EVERY == before_seq // SNAPSHOT_EVERY:
+            return
+        try:
+            blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:
+            log.warning("state of %s cannot be pickled; no snapshot", state.game_id)
+            return
+        store.save_snapshot(Snapshot(state.game_id, state.seq, self.snapshot_key(state.game_type), blob))

@@ -1,0 +1,251 @@
+"""Event stores: the ``EventStore`` protocol and the SQLite store on sqlite-utils."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Protocol, Sequence
+
+import sqlite_utils
+
+from events.envelope import GENESIS_HASH, Event, Visibility
+
+
+class ConcurrencyError(Exception):
+    """The stream moved on: the command was decided on an older state."""
+
+    def __init__(self, game_id: str, expected_seq: int, actual_seq: int) -> None:
+        super().__init__(
+            f"game {game_id} has moved on: expected to append after event {expected_seq}, "
+            f"but the last event is now {actual_seq}"
+        )
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+        self.actual_seq = actual_seq
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row written in the same transaction as the events (outbox, read models, secrets).
+
+    With ``pk`` the row is upserted on those columns, else inserted.
+    """
+
+    table: str
+    values: Mapping[str, Any]
+    pk: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    game_id: str
+    seq: int
+    key: str        # the rules and kernel version the state was made with
+    state: bytes
+
+
+class EventStore(Protocol):
+    """What the kernel needs from a store; ``tests/test_store_contract.py`` checks any backend."""
+
+    def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
+               extra_rows: Sequence[Row] = ()) -> None:
+        """Write events and rows in one transaction, or nothing.
+
+        :raises ConcurrencyError: the stream's last seq is not ``expected_seq``.
+        """
+        ...
+
+    def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Event]: ...
+
+    def last(self, game_id: str) -> tuple[int, str]:
+        """The last seq and hash of a stream: ``(0, GENESIS_HASH)`` if it is empty."""
+        ...
+
+    def game_ids(self) -> list[str]: ...
+
+    def seed(self, game_id: str) -> str | None:
+        """The game's secret seed, written as a ``game_secrets`` row when the game was created."""
+        ...
+
+    def save_snapshot(self, snapshot: Snapshot) -> None: ...
+
+    def snapshots(self, game_id: str, key: str, before_seq: int | None = None) -> list[Snapshot]:
+        """Snapshots of the game made with ``key``, newest first."""
+        ...
+
+
+_EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, visibility, reveals, recorded_at, cause, prev_hash, hash"
+
+
+def _row_to_event(row: Sequence[Any]) -> Event:
+    return Event(
+        game_id=row[0], seq=row[1], type=row[2], version=row[3], payload=json.loads(row[4]),
+        actor=row[5], visibility=Visibility.decode(row[6]), reveals=bool(row[7]), recorded_at=row[8],
+        cause=json.loads(row[9]), prev_hash=row[10], hash=row[11],
+    )
+
+
+def _event_to_row(event: Event) -> tuple[Any, ...]:
+    return (
+        event.game_id, event.seq, event.type, event.version,
+        json.dumps(event.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+        event.actor, event.visibility.encode(), int(event.reveals), event.recorded_at,
+        json.dumps(event.cause, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+        event.prev_hash, event.hash,
+    )
+
+
+def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> sqlite3.Connection:
+    """A connection with the settings measured for this workload (docs/storage.md).
+
+    Autocommit mode: transactions are opened explicitly with ``BEGIN IMMEDIATE``, so
+    a read-then-write never fails half-way with "database is locked".
+    """
+    conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
+                           timeout=busy_timeout_ms / 1000)
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    return conn
+
+
+class SQLiteEventStore:
+    """Events in a ``WITHOUT ROWID`` table clustered on ``(game_id, seq)``; WAL; one host only."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.conn = connect(self.path, synchronous=synchronous)
+        self.db = sqlite_utils.Database(self.conn)
+        self._lock = threading.RLock()
+        self._create_tables()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _create_tables(self) -> None:
+        self.conn.execute(
+            """CREATE TABLE IF NOT EXISTS events (
+                game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, version INTEGER NOT NULL,
+                payload TEXT NOT NULL, actor TEXT NOT NULL, visibility TEXT NOT NULL, reveals INTEGER NOT NULL,
+                recorded_at TEXT NOT NULL, cause TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            ) WITHOUT ROWID"""
+        )
+        self.db["game_secrets"].create({"game_id": str, "seed": str}, pk="game_id", if_not_exists=True)
+        self.db["snapshots"].create(
+            {"game_id": str, "seq": int, "key": str, "state": bytes},
+            pk=("game_id", "seq"), if_not_exists=True,
+        )
+
+    def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
+                     indexes: Sequence[Sequence[str]] = ()) -> None:
+        """Create a side table (outbox, read model) if it is missing."""
+        self.db[name].create(dict(columns), pk=pk, if_not_exists=True)
+        for index in indexes:
+            self.db[name].create_index(list(index), if_not_exists=True)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` on any error."""
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
+               extra_rows: Sequence[Row] = ()) -> None:
+        for offset, event in enumerate(events, start=1):
+            if event.game_id != game_id or event.seq != expected_seq + offset:
+                raise ValueError(f"event {event.game_id}/{event.seq} does not follow {game_id}/{expected_seq}")
+        with self.transaction() as conn:
+            seq, last_hash = self._last(conn, game_id)
+            if seq != expected_seq:
+                raise ConcurrencyError(game_id, expected_seq, seq)
+            if events and events[0].prev_hash != last_hash:
+                raise ValueError(f"event {game_id}/{events[0].seq} does not chain to the stored event {seq}")
+            conn.executemany(f"INSERT INTO events ({_EVENT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                             [_event_to_row(e) for e in events])
+            for row in extra_rows:
+                write_row(conn, row)
+
+    @staticmethod
+    def _last(conn: sqlite3.Connection, game_id: str) -> tuple[int, str]:
+        found = conn.execute(
+            "SELECT seq, hash FROM events WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+        ).fetchone()
+        return (found[0], found[1]) if found else (0, GENESIS_HASH)
+
+    def last(self, game_id: str) -> tuple[int, str]:
+        with self._lock:
+            return self._last(self.conn, game_id)
+
+    def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Event]:
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND seq > ?"
+        params: list[Any] = [game_id, after_seq]
+        if upto_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(upto_seq)
+        with self._lock:
+            rows = self.conn.execute(sql + " ORDER BY seq", params).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def game_ids(self) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self.conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id")]
+
+    def seed(self, game_id: str) -> str | None:
+        with self._lock:
+            found = self.conn.execute("SELECT seed FROM game_secrets WHERE game_id = ?", (game_id,)).fetchone()
+        return found[0] if found else None
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, key, state) VALUES (?,?,?,?)",
+                         (snapshot.game_id, snapshot.seq, snapshot.key, snapshot.state))
+
+    def snapshots(self, game_id: str, key: str, before_seq: int | None = None) -> list[Snapshot]:
+        sql = "SELECT game_id, seq, key, state FROM snapshots WHERE game_id = ? AND key = ?"
+        params: list[Any] = [game_id, key]
+        if before_seq is not None:
+            sql += " AND seq <= ?"
+            params.append(before_seq)
+        with self._lock:
+            rows = self.conn.execute(sql + " ORDER BY seq DESC LIMIT 5", params).fetchall()
+        return [Snapshot(*r) for r in rows]
+
+    def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:
+        """Rows of a read-only query as dicts (read models)."""
+        with self._lock:
+            cursor = self.conn.execute(sql, params)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, r)) for r in cursor.fetchall()]
+
+
+def write_row(conn: sqlite3.Connection, row: Row) -> None:
+    columns = list(row.values)
+    names = ", ".join(f'"{c}"' for c in columns)
+    marks = ", ".join("?" for _ in columns)
+    sql = f'INSERT INTO "{row.table}" ({names}) VALUES ({marks})'
+    if row.pk:
+        updates = [c for c in columns if c not in row.pk]
+        conflict = ", ".join(f'"{c}"' for c in row.pk)
+        if updates:
+            sets = ", ".join(f'"{c}" = excluded."{c}"' for c in updates)
+            sql += f" ON CONFLICT ({conflict}) DO UPDATE SET {sets}"
+        else:
+            sql += f" ON CONFLICT ({conflict}) DO NOTHING"
+    conn.execute(sql, [_sql_value(row.values[c]) for c in columns])
+
+
+def _sql_value(value: Any) -> Any:
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return value

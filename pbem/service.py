@@ -1,0 +1,315 @@
+"""The one entry point that changes anything: create a game, act, undo, import; and the reads over them."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterable, Mapping, Sequence
+
+from marshmallow import ValidationError
+
+from events import audit
+from events.envelope import Event, actor_seat, payload_hash
+from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
+from events.replay import GameNotFound, GameState, undone_seqs
+from events.rules import Action, InvalidAction, Rules
+from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
+                           EnvelopeSchema)
+from events.store import Row, SQLiteEventStore
+from pbem import config as config_module
+from pbem.games import all_games
+
+RECORD_FORMAT = "pbem-game-record"
+RECORD_VERSION = 1
+EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+class ServiceError(Exception):
+    """A request the service refuses; the message is for the person who made it."""
+
+
+@dataclass(frozen=True)
+class Player:
+    email: str
+    name: str
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """``alice@example.org`` or ``Alice Liddell <alice@example.org>``."""
+        text = text.strip()
+        match = re.fullmatch(r"(.*?)\s*<([^<>]+)>", text)
+        name, email = (match.group(1).strip(), match.group(2).strip()) if match else ("", text)
+        if not EMAIL.match(email):
+            raise ServiceError(f"{text!r} is not an email address (give alice@example.org or "
+                               "'Alice <alice@example.org>')")
+        return cls(email.lower(), name or email.split("@")[0])
+
+
+class Service:
+    """pbem over one SQLite database."""
+
+    def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None) -> None:
+        self.store = store
+        self.kernel = Kernel(store, games if games is not None else all_games())
+        store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str,
+                                     "seats": int, "last_seq": int, "created_at": str, "updated_at": str},
+                           pk="game_id")
+        store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str},
+                           pk=("game_id", "seat"), indexes=[("email",)])
+
+    @classmethod
+    def open(cls, settings: config_module.Settings, games: Mapping[str, Rules[Any]] | None = None) -> Service:
+        settings.instance.mkdir(parents=True, exist_ok=True)
+        return cls(SQLiteEventStore(settings.database, synchronous=str(settings["synchronous"])), games)
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ---- read models, written with the events --------------------------------------------
+
+    def _game_row(self, state: GameState[Any], events: list[Event]) -> list[Row]:
+        rules = self.kernel.rules(state)
+        values = {"game_id": state.game_id, "game_type": state.game_type, "title": rules.title,
+                  "status": "ended" if state.ended else "running", "seats": len(state.config.seats),
+                  "last_seq": state.seq, "updated_at": events[-1].recorded_at}
+        if events[0].type == GAME_CREATED:
+            values["created_at"] = events[0].recorded_at
+        return [Row("games", values, pk=("game_id",))]
+
+    # ---- commands --------------------------------------------------------------------------
+
+    def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
+                    options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
+                    cause: Cause = Cause("cli"), game_id: str | None = None) -> CommandResult:
+        emails = [p.email for p in players]
+        if len(set(emails)) != len(emails):
+            raise ServiceError("each player must have a different email address")
+
+        def rows(state: GameState[Any], events: list[Event]) -> list[Row]:
+            seats = [Row("seats", {"game_id": state.game_id, "seat": i, "email": p.email, "name": p.name})
+                     for i, p in enumerate(players)]
+            return self._game_row(state, events) + seats
+
+        return self.kernel.create(game_type, [p.name for p in players], options=options,
+                                  data_override=data_override, seed=seed, game_id=game_id, cause=cause,
+                                  rows_for=rows)
+
+    def act(self, game_id: str, email: str, command: str | Action, *, cause: Cause,
+            expected_seq: int | None = None) -> CommandResult:
+        """Apply a text command or a structured action for the player with this email."""
+        seat = self.seat_of(game_id, email)
+        state = self.kernel.load(game_id)
+        rules = self.kernel.rules(state)
+        if isinstance(command, str):
+            action = rules.parse(state.game, command)
+            cause = Cause(cause.via, cause.detail, command)
+        else:
+            action = command
+        return self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq,
+                                   rows_for=self._game_row)
+
+    def undo(self, game_id: str, email: str, *, cause: Cause) -> CommandResult:
+        seat = self.seat_of(game_id, email)
+        return self.kernel.undo(game_id, seat, cause=cause, rows_for=self._game_row)
+
+    # ---- reads -----------------------------------------------------------------------------
+
+    def seat_of(self, game_id: str, email: str) -> int:
+        self.load(game_id)
+        rows = self.store.query("SELECT seat FROM seats WHERE game_id = ? AND email = ?",
+                                (game_id, email.strip().lower()))
+        if not rows:
+            raise ServiceError(f"{email} is not playing in game {game_id}")
+        return int(rows[0]["seat"])
+
+    def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
+        try:
+            return self.kernel.load(game_id, upto_seq)
+        except GameNotFound:
+            raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
+
+    def list_games(self) -> list[dict[str, Any]]:
+        return self.store.query("SELECT game_id, game_type, title, status, seats, last_seq, created_at, "
+                                "updated_at FROM games ORDER BY created_at, game_id")
+
+    def players(self, game_id: str) -> list[dict[str, Any]]:
+        return self.store.query("SELECT seat, email, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+
+    def show(self, game_id: str, email: str | None = None) -> dict[str, Any]:
+        """The game as one reader may see it: a player's private view, or the public one."""
+        seat = self.seat_of(game_id, email) if email else None
+        state = self.load(game_id)
+        rules = self.kernel.rules(state)
+        prompts = rules.prompts(state.game)
+        undo_now, undo_why = undoable_commands(self.store.read(game_id), seat) if seat is not None else ([], "")
+        return {
+            "game_id": game_id, "game_type": state.game_type, "title": rules.title,
+            "rules_version": state.rules_version, "seq": state.seq,
+            "status": "ended" if state.ended else "running",
+            "seat": seat,
+            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
+            "waiting_for": [{"seat": p.seat, "name": state.config.seats[p.seat].name, "kind": p.kind,
+                             "text": p.text} for p in prompts.values()],
+            "your_prompt": prompts[seat].to_json() if seat in prompts else None,
+            "can_undo": bool(undo_now) if seat is not None else None,
+            "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
+            "outcome": state.outcome,
+            "seed_commitment": state.seed_commitment,
+            "seed": state.seed,
+            "view": rules.view(state.game, seat),
+        }
+
+    def legal(self, game_id: str, email: str) -> list[dict[str, Any]]:
+        """Every legal action of the player now: its text command and its structured form."""
+        seat = self.seat_of(game_id, email)
+        state = self.load(game_id)
+        if state.ended:
+            return []
+        rules = self.kernel.rules(state)
+        return [{"text": rules.format(state.game, a), "action": dict(a)}
+                for a in rules.legal_actions(state.game, seat)]
+
+    def log(self, game_id: str, email: str | None = None) -> list[dict[str, Any]]:
+        """Every event as the reader may see it, with a line in words; undone events are marked."""
+        seat = self.seat_of(game_id, email) if email else None
+        state = self.load(game_id)
+        rules = self.kernel.rules(state)
+        events = self.store.read(game_id)
+        skipped = undone_seqs(events)
+        names = [s.name for s in state.config.seats]
+        lines = []
+        for event in events:
+            record = redact(event, seat, state.ended)
+            record["text"] = self._describe(rules, event, seat, state.ended, names)
+            record["undone"] = event.seq in skipped
+            lines.append(record)
+        return lines
+
+    @staticmethod
+    def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
+        payload = event.payload
+        if event.type == GAME_CREATED:
+            return f"game created for {', '.join(names)}; seed commitment {payload['seed_commitment'][:16]}..."
+        if event.type == RANDOM_DRAWN:
+            count = len(payload["draws"])
+            return f"{count} random draw{'s' if count != 1 else ''}" + (
+                ": " + json.dumps([d["result"] for d in payload["draws"]]) if ended else " (hidden until the end)")
+        if event.type == ACTIONS_UNDONE:
+            who = names[payload["seat"]] if 0 <= payload["seat"] < len(names) else "?"
+            return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
+        if event.type == GAME_ENDED:
+            return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
+        return rules.describe(event, None if ended else seat)
+
+    # ---- proof -----------------------------------------------------------------------------
+
+    def verify(self, game_id: str) -> audit.Verification:
+        self.load(game_id)
+        return audit.verify(self.kernel.replayer, self.store.read(game_id))
+
+    def audit(self, game_id: str, seq: int) -> dict[str, Any]:
+        self.load(game_id)
+        events = self.store.read(game_id)
+        try:
+            found = audit.explain(self.kernel.replayer, events, seq, self.kernel.seed(game_id))
+        except LookupError as err:
+            raise ServiceError(str(err)) from None
+        seat = actor_seat(str(found["event"]["cause"].get("actor", "")))
+        if seat is not None:
+            found["player"] = self.store.query("SELECT seat, name, email FROM seats WHERE game_id = ? AND seat = ?",
+                                               (game_id, seat))[0]
+        return found
+
+    # ---- records ---------------------------------------------------------------------------
+
+    def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
+        """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""
+        state = self.load(game_id)
+        header: dict[str, Any] = {
+            "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "game_id": game_id,
+            "game_type": state.game_type, "rules_version": state.rules_version,
+            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
+        }
+        if with_secrets:
+            header["players"] = self.players(game_id)
+            header["seed"] = self.kernel.seed(game_id)
+        yield json.dumps(header, sort_keys=True, ensure_ascii=False)
+        for event in self.store.read(game_id):
+            yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
+
+    def import_record(self, lines: Iterable[str], players: Sequence[Player] = ()) -> GameState[Any]:
+        """Load a record, verify it whole, and store it; nothing is stored if any check fails."""
+        header, events = parse_record(lines)
+        game_id = header["game_id"]
+        if self.store.last(game_id)[0]:
+            raise ServiceError(f"game {game_id} already exists here")
+        report = audit.verify(self.kernel.replayer, events, header.get("seed"))
+        if not report.ok:
+            raise ServiceError(f"the record does not verify: {report.failure}")
+        seats = header["seats"]
+        if not players:
+            players = [Player(p["email"], p["name"]) for p in header.get("players", [])]
+        if players and len(players) != len(seats):
+            raise ServiceError(f"the record has {len(seats)} seats but {len(players)} players were given")
+        if not players:
+            players = [Player(f"seat{s['seat']}@import.invalid", s["name"]) for s in seats]
+        state = self.kernel.replayer.fold(events)
+        rows = self._game_row(state, events)
+        rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name})
+                 for i, p in enumerate(players)]
+        if header.get("seed"):
+            rows.append(Row("game_secrets", {"game_id": game_id, "seed": header["seed"]}))
+        elif not state.ended:
+            raise ServiceError("this record of an unfinished game has no seed, so it could not go on here; "
+                               "export it with --with-secrets")
+        else:
+            rows.append(Row("game_secrets", {"game_id": game_id, "seed": state.seed}))
+        return self.kernel.import_events(events, rows)
+
+
+def redact(event: Event, seat: int | None, ended: bool) -> dict[str, Any]:
+    """The event's record for a reader; a payload they may not see is replaced by its digest only."""
+    record = event.to_record()
+    if not event.visibility.allows(seat, finished=ended):
+        record["payload"] = None
+        record["payload_sha256"] = payload_hash(event.payload)
+    return record
+
+
+def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
+    """Read and validate a record's lines; raises ``ServiceError`` naming the first bad line."""
+    rows = [line for line in lines if line.strip()]
+    if not rows:
+        raise ServiceError("the record is empty")
+    try:
+        header = json.loads(rows[0])
+    except json.JSONDecodeError as err:
+        raise ServiceError(f"line 1 is not JSON: {err}") from None
+    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
+        raise ServiceError(f"line 1 is not a {RECORD_FORMAT} header")
+    if header.get("format_version") != RECORD_VERSION:
+        raise ServiceError(f"record format version {header.get('format_version')} is not supported "
+                           f"(this pbem reads version {RECORD_VERSION})")
+    schema = EnvelopeSchema()
+    events = []
+    for number, line in enumerate(rows[1:], start=2):
+        try:
+            record = json.loads(line)
+            schema.load(record)
+        except json.JSONDecodeError as err:
+            raise ServiceError(f"line {number} is not JSON: {err}") from None
+        except ValidationError as err:
+            raise ServiceError(f"line {number} is not a valid event: {err.messages}") from None
+        if record["payload"] is None:
+            raise ServiceError(f"line {number}: event {record['seq']} has its payload withheld; "
+                               "only a full record can be imported")
+        events.append(Event.from_record(record))
+    if not events or events[0].game_id != header.get("game_id"):
+        raise ServiceError("the record's events do not belong to the game in its header")
+    return header, events
+
+
+__all__ = ["Service", "ServiceError", "Player", "StaleCommand", "InvalidAction"]
