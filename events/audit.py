@@ -93,7 +93,7 @@ def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: 
     recorded position, with the draws the seed gives, produces exactly what was recorded.
     """
     first = command[0]
-    recorded = [e for e in command if e.type not in KERNEL_TYPES]
+    recorded = [replayer.registry.upcast(e) for e in command if e.type not in KERNEL_TYPES]
     if first.type == GAME_CREATED:
         rules = replayer.rules_for(first.payload["game_type"])
         state = replayer.start(first)

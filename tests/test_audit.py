@@ -1,0 +1,141 @@
+"""Verification finds the first bad event, whatever was done to the log; audit explains one event."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from events.audit import explain, verify, verify_chain
+from events.envelope import Event
+from events.handling import Cause, Kernel
+from events.rng import seed_commitment
+from playout import play_random
+
+
+@pytest.fixture
+def finished(kernel: Kernel) -> str:
+    game_id = kernel.create("highdie", ["Ann", "Ben", "Cy"], seed="audited").after.game_id
+    play_random(kernel, game_id, 11)
+    return game_id
+
+
+def _sql(kernel: Kernel, sql: str, *params: object) -> None:
+    kernel.store.conn.execute(sql, params)  # type: ignore[attr-defined]
+
+
+def test_an_untouched_finished_game_verifies_completely(kernel: Kernel, finished: str) -> None:
+    report = verify(kernel.replayer, kernel.store.read(finished))
+    assert report.ok
+    assert len(report.checks) == 3 and "every draw recomputed" in report.checks[1]
+
+
+def test_a_running_game_verifies_its_chain_and_says_the_rest_waits(kernel: Kernel) -> None:
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="running").after.game_id
+    report = verify(kernel.replayer, kernel.store.read(game_id))
+    assert report.ok and "secret until the game ends" in report.checks[-1]
+
+
+def test_an_altered_payload_is_found_at_its_seq(kernel: Kernel, finished: str) -> None:
+    _sql(kernel, "UPDATE events SET payload = json_set(payload, '$.seat', 2) WHERE game_id = ? AND seq = 9", finished)
+    failure = verify(kernel.replayer, kernel.store.read(finished)).failure
+    assert failure is not None and failure.seq == 9 and "altered" in failure.problem
+
+
+def test_a_deleted_event_is_found_where_it_is_missing(kernel: Kernel, finished: str) -> None:
+    _sql(kernel, "DELETE FROM events WHERE game_id = ? AND seq = 7", finished)
+    failure = verify_chain(kernel.store.read(finished))
+    assert failure is not None and failure.seq == 7 and "removed" in failure.problem
+
+
+def test_two_events_swapped_are_found_at_the_first(kernel: Kernel, finished: str) -> None:
+    _sql(kernel, "UPDATE events SET seq = -1 WHERE game_id = ? AND seq = 5", finished)
+    _sql(kernel, "UPDATE events SET seq = 5 WHERE game_id = ? AND seq = 6", finished)
+    _sql(kernel, "UPDATE events SET seq = 6 WHERE game_id = ? AND seq = -1", finished)
+    failure = verify_chain(kernel.store.read(finished))
+    assert failure is not None and failure.seq == 5
+
+
+def test_an_inserted_event_is_found_where_it_was_put(kernel: Kernel, finished: str) -> None:
+    events = kernel.store.read(finished)
+    _sql(kernel, "UPDATE events SET seq = seq + 1000 WHERE game_id = ? AND seq >= 4", finished)
+    _sql(kernel, "UPDATE events SET seq = seq - 999 WHERE game_id = ? AND seq >= 1004", finished)
+    forged = events[2].to_record()
+    forged.update(seq=4, payload={"seat": 0, "points": 3})
+    _sql(kernel, "INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", finished, 4, forged["type"], 1,
+         json.dumps(forged["payload"]), forged["actor"], forged["visibility"], 0, forged["recorded_at"],
+         json.dumps(forged["cause"]), forged["prev_hash"], forged["hash"])
+    failure = verify_chain(kernel.store.read(finished))
+    assert failure is not None and failure.seq == 4
+
+
+def test_a_rehashed_forgery_is_caught_by_the_rules_recheck(kernel: Kernel) -> None:
+    """Even a forger who recomputes every hash cannot make the rules accept a changed die roll."""
+    from dataclasses import replace
+    from events.envelope import recompute_hash
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="forged").after.game_id
+    kernel.execute(game_id, 0, {"kind": "roll"}, cause=Cause("test"))
+    play_random(kernel, game_id, 2)
+    events = kernel.store.read(game_id)
+    target = next(e for e in events if e.type == "dice.Rolled")
+    forged: list[Event] = []
+    prev = events[0].prev_hash
+    for e in events:
+        if e.seq == target.seq:
+            e = replace(e, payload={**e.payload, "face": 7 - e.payload["face"]})
+        e = replace(e, prev_hash=prev)
+        e = replace(e, hash=recompute_hash(e))
+        forged.append(e)
+        prev = e.hash
+    failure = verify(kernel.replayer, forged).failure
+    assert failure is not None and failure.seq <= target.seq
+    assert "different dice.Rolled" in failure.problem
+
+
+def test_a_wrong_revealed_seed_fails_at_the_first_event(kernel: Kernel, finished: str) -> None:
+    failure = verify(kernel.replayer, kernel.store.read(finished), seed="not-the-seed").failure
+    assert failure is not None and failure.seq == 1 and "commitment" in failure.problem
+
+
+def test_a_skipped_draw_is_found(kernel: Kernel) -> None:
+    from events.audit import verify_draws
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="skip").after.game_id
+    kernel.execute(game_id, 0, {"kind": "roll"}, cause=Cause("test"))
+    events = kernel.store.read(game_id)
+    from dataclasses import replace
+    rolled = next(e for e in events if e.seq > 1 and e.type == "pbem.RandomDrawn" and e.payload["draws"][0]["n"] == 1)
+    bumped = {"draws": [{**rolled.payload["draws"][0], "n": 2}]}
+    from events.rng import compute
+    bumped["draws"][0]["result"] = compute("skip", 2, "randint", [1, 6])
+    events = [replace(e, payload=bumped) if e.seq == rolled.seq else e for e in events]
+    failure = verify_draws(events, "skip")
+    assert failure is not None and failure.seq == rolled.seq and "skipped" in failure.problem
+    assert seed_commitment("skip") == events[0].payload["seed_commitment"]
+
+
+def test_explain_shows_the_cause_states_and_the_rule_check(kernel: Kernel) -> None:
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="explain").after.game_id
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 2},
+                         cause=Cause("cli", {"host": "laptop"}, "bet 2"))
+    seq = bet.events[0].seq
+    found = explain(kernel.replayer, kernel.store.read(game_id), seq, kernel.seed(game_id))
+    assert found["event"]["seq"] == seq
+    assert found["command"]["cause"]["via"] == "cli"
+    assert found["command"]["cause"]["text"] == "bet 2"
+    assert found["command"]["cause"]["action"] == {"kind": "bet", "points": 2}
+    assert found["command"]["events"] == [e.seq for e in bet.events]
+    assert found["views"]["seat 0"]["before"]["players"][0]["score"] == 0
+    assert found["views"]["seat 0"]["after"]["players"][0]["score"] == 2
+    assert "hand" not in found["views"]["public"]["after"]["players"][0]
+    assert found["rule_check"].startswith("accepted")
+    assert found["chain"].startswith("verified")
+    assert found["undone_by"] is None
+
+
+def test_explain_of_an_undone_event_names_the_undo(kernel: Kernel) -> None:
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="explain").after.game_id
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 2}, cause=Cause("cli"))
+    undo = kernel.undo(game_id, 0, cause=Cause("cli"))
+    found = explain(kernel.replayer, kernel.store.read(game_id), bet.events[0].seq, kernel.seed(game_id))
+    assert found["undone_by"] == undo.events[0].seq
+    assert "undone" in found["rule_check"]

@@ -1,0 +1,123 @@
+"""Undo is a compensating event, allowed alone only within the horizon, and never re-rolls."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.handling import Cause, Kernel, UndoRefused, undoable_commands
+from events.replay import effective
+from events.schema import ACTIONS_UNDONE
+
+CLI = Cause("cli")
+
+
+def new_game(kernel: Kernel, seed: str = "undo") -> str:
+    return kernel.create("highdie", ["Ann", "Ben"], seed=seed).after.game_id
+
+
+def test_a_player_undoes_their_own_last_action_and_the_log_keeps_it(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    before = kernel.load(game_id)
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    assert bet.after.game.scores == (3, 0)
+    undone = kernel.undo(game_id, 0, cause=CLI)
+    assert [e.type for e in undone.events] == [ACTIONS_UNDONE]
+    payload = undone.events[0].payload
+    assert (payload["from_seq"], payload["to_seq"]) == (bet.events[0].seq, bet.events[-1].seq)
+    assert undone.after.game == before.game
+    assert undone.after.seq == bet.events[-1].seq + 1
+    log = kernel.store.read(game_id)
+    assert [e.seq for e in log] == list(range(1, undone.after.seq + 1)), "nothing is deleted"
+    assert kernel.load(game_id) == undone.after
+
+
+def test_redo_after_undo_is_just_acting_again(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    kernel.undo(game_id, 0, cause=CLI)
+    again = kernel.execute(game_id, 0, {"kind": "bet", "points": 1}, cause=CLI)
+    assert again.after.game.scores == (1, 0)
+    assert again.after.game.turn == 1
+
+
+def test_undo_is_refused_once_another_seat_has_acted(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    kernel.execute(game_id, 1, {"kind": "pass"}, cause=CLI)
+    seq = kernel.load(game_id).seq
+    with pytest.raises(UndoRefused, match="not yours"):
+        kernel.undo(game_id, 0, cause=CLI)
+    assert kernel.load(game_id).seq == seq, "a refused undo writes nothing"
+
+
+def test_undo_is_refused_for_an_action_that_used_chance(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    with pytest.raises(UndoRefused, match="chance"):
+        kernel.undo(game_id, 0, cause=CLI)
+
+
+def test_undo_is_refused_for_an_action_that_revealed_hidden_information(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "draw"}, cause=CLI)
+    with pytest.raises(UndoRefused, match="revealed"):
+        kernel.undo(game_id, 0, cause=CLI)
+
+
+def test_there_is_nothing_to_undo_right_after_setup(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    with pytest.raises(UndoRefused, match="set up"):
+        kernel.undo(game_id, 0, cause=CLI)
+
+
+def test_the_horizon_lists_what_may_be_undone_and_why_no_further(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
+    found, why = undoable_commands(kernel.store.read(game_id), 1)
+    assert len(found) == 1 and "chance" not in why and "not yours" in why
+    found, why = undoable_commands(kernel.store.read(game_id), 0)
+    assert found == [] and "not yours" in why
+
+
+def test_an_agreed_undo_of_a_die_roll_then_redo_gives_the_same_roll(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    first = kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    face = first.events[1].payload["face"]
+    kernel.undo(game_id, 0, cause=Cause("link"), force=True, actor="organiser")
+    assert kernel.load(game_id).rng_counter == first.before.rng_counter  # type: ignore[union-attr]
+    again = kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    assert again.events[1].payload["face"] == face
+    assert again.events[0].payload == first.events[0].payload
+
+
+def test_an_agreed_undo_then_redo_draws_the_same_card(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    first = kernel.execute(game_id, 0, {"kind": "draw"}, cause=CLI)
+    kernel.undo(game_id, 0, cause=Cause("link"), force=True, actor="organiser")
+    again = kernel.execute(game_id, 0, {"kind": "draw"}, cause=CLI)
+    assert again.events[0].payload == first.events[0].payload
+
+
+def test_undo_twice_takes_back_two_own_actions_in_a_row(kernel: Kernel) -> None:
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="undo").after.game_id
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 1}, cause=CLI)
+    kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
+    kernel.undo(game_id, 1, cause=CLI)
+    with pytest.raises(UndoRefused):
+        kernel.undo(game_id, 1, cause=CLI)  # the action before is seat 0's
+    state = kernel.load(game_id)
+    assert state.game.scores == (1, 0)
+    events = kernel.store.read(game_id)
+    assert len(effective(events)) == len(events) - 2  # the bet and its turn-end
+
+
+def test_a_snapshot_made_stale_by_an_undo_is_not_used(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
+    import events.replay as replay
+    monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 2)
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    assert kernel.store.snapshots(game_id, kernel.replayer.snapshot_key("highdie"))
+    kernel.undo(game_id, 0, cause=CLI)
+    assert kernel.load(game_id).game.scores == (0, 0)
+    assert kernel.load(game_id) == kernel.replayer.fold(kernel.store.read(game_id))
