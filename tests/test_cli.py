@@ -1,0 +1,215 @@
+"""Every ``pbem`` command, its output and its error paths, run in-process on a real instance folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from cli.main import cli
+
+pytestmark = pytest.mark.usefixtures("highdie_registered")
+
+ANN = "Ann <ann@example.org>"
+BEN = "ben@example.org"
+
+
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.delenv("PBEM_INSTANCE", raising=False)
+    instance = tmp_path / "inst"
+
+    def invoke(*args: str, ok: bool = True, stdin: str | None = None) -> Result:
+        result = CliRunner().invoke(cli, ["--instance", str(instance), *args], input=stdin)
+        if ok:
+            assert result.exit_code == 0, result.output
+        else:
+            assert result.exit_code != 0, result.output
+        return result
+
+    invoke("init")
+    return invoke
+
+
+@pytest.fixture
+def game(run: Any) -> str:
+    return str(run("game", "new", "highdie", "--player", ANN, "--player", BEN, "--seed", "cli").output.strip())
+
+
+def test_init_creates_a_config_with_a_secret_key_and_keeps_it(tmp_path: Path) -> None:
+    instance = tmp_path / "fresh"
+    first = CliRunner().invoke(cli, ["--instance", str(instance), "init"])
+    assert first.exit_code == 0 and "created" in first.output
+    text = (instance / "pbem.toml").read_text()
+    assert "secret_key" in text and (instance / "pbem.sqlite3").exists()
+    again = CliRunner().invoke(cli, ["--instance", str(instance), "init"])
+    assert "kept" in again.output and (instance / "pbem.toml").read_text() == text
+
+
+def test_the_instance_comes_from_the_environment(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["init"], env={"PBEM_INSTANCE": str(tmp_path / "env")})
+    assert result.exit_code == 0 and (tmp_path / "env" / "pbem.toml").exists()
+
+
+def test_a_broken_config_file_is_one_clear_line(tmp_path: Path) -> None:
+    (tmp_path / "pbem.toml").write_text("secret_key = \n")
+    result = CliRunner().invoke(cli, ["--instance", str(tmp_path), "game", "list"])
+    assert result.exit_code == 1 and "pbem.toml" in result.output and "Traceback" not in result.output
+
+
+def test_new_prints_the_id_and_list_shows_the_game(run: Any, game: str) -> None:
+    assert len(game) == 10
+    listed = run("game", "list").output
+    assert game in listed and "highdie" in listed and "running" in listed
+    rows = json.loads(run("game", "list", "--json").output)
+    assert rows[0]["game_id"] == game and rows[0]["seats"] == 2 and rows[0]["status"] == "running"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["game", "new", "chess", "--player", "a@x.org", "--player", "b@x.org"], "unknown game type 'chess'"),
+    (["game", "new", "highdie", "--player", "a@x.org"], "needs 2 to 4 players"),
+    (["game", "new", "highdie", "--player", "a@x.org", "--player", "a@x.org"], "different email"),
+    (["game", "new", "highdie", "--player", "not-an-email", "--player", "b@x.org"], "not an email address"),
+    (["game", "new", "highdie", "--player", "a@x.org", "--player", "b@x.org", "--option", "novalue"], "KEY=VALUE"),
+])
+def test_new_refuses_bad_input_plainly_and_creates_nothing(run: Any, args: list[str], message: str) -> None:
+    result = run(*args, ok=False)
+    assert message in result.output and "Traceback" not in result.output
+    assert json.loads(run("game", "list", "--json").output) == []
+
+
+def test_new_with_a_data_override_file(run: Any, tmp_path: Path) -> None:
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"target": 12}))
+    game = run("game", "new", "highdie", "--player", "a@x.org", "--player", "b@x.org", "--data", str(good)).output.strip()
+    assert json.loads(run("game", "log", game, "--json").output)[0]["payload"]["data_override"] == {"target": 12}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"target": "high", "colour": 1}))
+    result = run("game", "new", "highdie", "--player", "a@x.org", "--player", "b@x.org", "--data", str(bad), ok=False)
+    assert "unknown key 'colour'" in result.output and "whole number" in result.output
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert "is not JSON" in run("game", "new", "highdie", "--player", "a@x.org", "--player", "b@x.org",
+                                "--data", str(broken), ok=False).output
+
+
+def test_show_as_a_player_shows_only_their_hand(run: Any, game: str) -> None:
+    mine = json.loads(run("game", "show", game, "--as", "ann@example.org", "--json").output)
+    assert mine["seat"] == 0 and "hand" in mine["view"]["players"][0]
+    assert "hand" not in mine["view"]["players"][1]
+    assert mine["your_prompt"]["kind"] == "turn"
+    public = json.loads(run("game", "show", game, "--json").output)
+    assert all("hand" not in p for p in public["view"]["players"]) and public["seat"] is None
+    assert "ann@example.org" not in json.dumps(public) and "ben@example.org" not in json.dumps(public)
+    text = run("game", "show", game).output
+    assert "waiting for: Ann" in text
+
+
+def test_show_refuses_unknown_games_and_strangers(run: Any, game: str) -> None:
+    assert "no game 'nope'" in run("game", "show", "nope", ok=False).output
+    assert "is not playing" in run("game", "show", game, "--as", "eve@example.org", ok=False).output
+
+
+def test_legal_lists_text_commands_that_act_accepts(run: Any, game: str) -> None:
+    actions = json.loads(run("game", "legal", game, "--as", "ann@example.org", "--json").output)
+    assert {"text": "roll", "action": {"kind": "roll"}} in actions
+    assert run("game", "legal", game, "--as", "ann@example.org").output.splitlines() == [a["text"] for a in actions]
+    assert run("game", "legal", game, "--as", BEN).output.strip() == "nothing to do now"
+    out = run("game", "act", game, "--as", "ann@example.org", actions[-1]["text"]).output
+    assert "dice.TurnEnded" in out
+
+
+def test_act_errors_are_one_line_and_change_nothing(run: Any, game: str) -> None:
+    before = run("game", "log", game, "--json").output
+    assert "cannot read 'fly'" in run("game", "act", game, "--as", "ann@example.org", "fly", ok=False).output
+    assert "not your turn" in run("game", "act", game, "--as", BEN, "pass", ok=False).output
+    assert "you may:" in run("game", "act", game, "--as", "ann@example.org", "bet 7", ok=False).output
+    assert run("game", "log", game, "--json").output == before
+
+
+def test_undo_takes_back_a_bet_and_refuses_beyond_the_horizon(run: Any, game: str) -> None:
+    run("game", "act", game, "--as", "ann@example.org", "bet 2")
+    assert "undid events" in run("game", "undo", game, "--as", "ann@example.org").output
+    log = json.loads(run("game", "log", game, "--json").output)
+    assert [line["undone"] for line in log][-3:] == [True, True, False]
+    assert "undone" in log[-1]["text"]
+    run("game", "act", game, "--as", "ann@example.org", "roll")
+    assert "chance" in run("game", "undo", game, "--as", "ann@example.org", ok=False).output
+
+
+def test_log_hides_what_the_reader_may_not_see(run: Any, game: str) -> None:
+    ann = json.loads(run("game", "log", game, "--as", "ann@example.org", "--json").output)
+    dealt = [line for line in ann if line["type"] == "dice.HandDealt"]
+    assert dealt[0]["payload"] is not None and dealt[1]["payload"] is None
+    assert len(dealt[1]["payload_sha256"]) == 64
+    assert "was dealt 2 cards" in dealt[1]["text"]
+    public = json.loads(run("game", "log", game, "--json").output)
+    assert all(line["payload"] is None for line in public if line["visibility"] != "public")
+    text = run("game", "log", game).output
+    assert "hidden until the end" in text
+
+
+def test_export_import_verify_and_audit_round_trip(run: Any, game: str, tmp_path: Path) -> None:
+    for _ in range(40):
+        shown = json.loads(run("game", "show", game, "--json").output)
+        if shown["status"] == "ended":
+            break
+        who = ["ann@example.org", BEN][shown["waiting_for"][0]["seat"]]
+        run("game", "act", game, "--as", who, "bet 3" if shown["waiting_for"][0]["kind"] == "turn" else "accept")
+    assert json.loads(run("game", "show", game, "--json").output)["status"] == "ended"
+    verified = run("game", "verify", game).output
+    assert verified.strip().endswith("OK") and "every draw recomputed" in verified
+    record = run("game", "export", game).output
+    path = tmp_path / "game.jsonl"
+    path.write_text(record)
+    other = tmp_path / "other"
+    result = CliRunner().invoke(cli, ["--instance", str(other), "game", "import", str(path)])
+    assert result.exit_code == 0 and "verified" in result.output, result.output
+    again = CliRunner().invoke(cli, ["--instance", str(other), "game", "export", game])
+    assert again.output.splitlines()[1:] == record.splitlines()[1:]
+    assert "already exists" in run("game", "import", str(path), ok=False).output
+    audit = json.loads(run("game", "audit", game, "7").output)
+    assert audit["event"]["seq"] == 7 and audit["rule_check"].startswith("accepted")
+    assert audit["player"]["email"] in ("ann@example.org", BEN)
+    assert "no event 999" in run("game", "audit", game, "999", ok=False).output
+
+
+def test_verify_fails_with_the_first_bad_event(run: Any, game: str, tmp_path: Path) -> None:
+    import sqlite3
+    conn = sqlite3.connect(tmp_path / "inst" / "pbem.sqlite3")
+    conn.execute("UPDATE events SET actor = 'seat:1' WHERE seq = 3")
+    conn.commit()
+    conn.close()
+    result = run("game", "verify", game, "--json", ok=False)
+    assert json.loads(result.output)["failure"]["seq"] == 3
+
+
+def test_a_running_game_exports_without_its_seed_unless_asked(run: Any, game: str, tmp_path: Path) -> None:
+    plain = run("game", "export", game).output
+    assert '"seed":' not in plain.splitlines()[0] and "ann@example.org" not in plain
+    path = tmp_path / "running.jsonl"
+    path.write_text(plain)
+    other = ["--instance", str(tmp_path / "other")]
+    refused = CliRunner().invoke(cli, [*other, "game", "import", str(path)])
+    assert refused.exit_code == 1 and "with-secrets" in refused.output
+    full = run("game", "export", game, "--with-secrets").output
+    path.write_text(full)
+    moved = CliRunner().invoke(cli, [*other, "game", "import", str(path)])
+    assert moved.exit_code == 0, moved.output
+    went_on = CliRunner().invoke(cli, [*other, "game", "act", game, "--as", "ann@example.org", "roll"])
+    assert went_on.exit_code == 0, went_on.output
+
+
+def test_import_refuses_a_broken_record_plainly(run: Any, tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("not json\n")
+    assert "line 1 is not JSON" in run("game", "import", str(path), ok=False).output
+    path.write_text('{"format": "pbem-game-record", "format_version": 1, "game_id": "x", "seats": []}\n{"seq": 1}\n')
+    assert "line 2 is not a valid event" in run("game", "import", str(path), ok=False).output
+
+
+def test_games_lists_the_game_types(run: Any) -> None:
+    assert "highdie" in run("games").output
