@@ -287,6 +287,36 @@ def game_audit(ctx: click.Context, game_id: str, seq: int) -> None:
         _print_json(service.audit(game_id, seq))
 
 
+DEMO_PLAYERS = ("Alice <alice@example.org>", "Bob <bob@example.org>", "Carol <carol@example.org>")
+
+
+@cli.command()
+@click.option("--game", "game_type", default="emerald", show_default=True, help="The game type to demonstrate.")
+@click.pass_context
+def demo(ctx: click.Context, game_type: str) -> None:
+    """Set up the instance if needed, create a three-player demo game, and show how to play it.
+
+    Example: pbem demo
+    """
+    config.init_instance(ctx.obj["instance"])
+    with open_service(ctx) as service:
+        players = [Player.parse(p) for p in DEMO_PLAYERS]
+        result = service.create_game(game_type, players)
+        game_id = result.after.game_id
+        shown = service.show(game_id)
+        waiting = shown["waiting_for"][0] if shown["waiting_for"] else None
+        who = players[waiting["seat"]].email if waiting else players[0].email
+        click.echo(f"Created {shown['title']} game {game_id} for Alice, Bob and Carol "
+                   f"(instance {ctx.obj['instance']}).")
+        if waiting:
+            click.echo(f"Waiting for {waiting['name']}: {waiting['text']}")
+        click.echo("\nTry:")
+        click.echo(f"  pbem game show {game_id} --as {who}")
+        click.echo(f"  pbem game legal {game_id} --as {who}")
+        click.echo(f"  pbem game act {game_id} --as {who} 'COMMAND'")
+        click.echo(f"  pbem game log {game_id}")
+
+
 @cli.command("games")
 def games_available() -> None:
     """List the game types this pbem can run.

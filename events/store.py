@@ -135,8 +135,8 @@ class SQLiteEventStore:
                 PRIMARY KEY (game_id, seq)
             ) WITHOUT ROWID"""
         )
-        self.db["game_secrets"].create({"game_id": str, "seed": str}, pk="game_id", if_not_exists=True)
-        self.db["snapshots"].create(
+        self.db.table("game_secrets").create({"game_id": str, "seed": str}, pk="game_id", if_not_exists=True)
+        self.db.table("snapshots").create(
             {"game_id": str, "seq": int, "key": str, "state": bytes},
             pk=("game_id", "seq"), if_not_exists=True,
         )
@@ -144,9 +144,10 @@ class SQLiteEventStore:
     def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
                      indexes: Sequence[Sequence[str]] = ()) -> None:
         """Create a side table (outbox, read model) if it is missing."""
-        self.db[name].create(dict(columns), pk=pk, if_not_exists=True)
+        table = self.db.table(name)
+        table.create(dict(columns), pk=pk, if_not_exists=True)
         for index in indexes:
-            self.db[name].create_index(list(index), if_not_exists=True)
+            table.create_index(list(index), if_not_exists=True)
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

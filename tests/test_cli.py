@@ -213,3 +213,13 @@ def test_import_refuses_a_broken_record_plainly(run: Any, tmp_path: Path) -> Non
 
 def test_games_lists_the_game_types(run: Any) -> None:
     assert "highdie" in run("games").output
+
+
+def test_demo_sets_up_an_instance_and_a_game_to_play(tmp_path: Path) -> None:
+    instance = tmp_path / "demo"
+    result = CliRunner().invoke(cli, ["--instance", str(instance), "demo", "--game", "highdie"])
+    assert result.exit_code == 0, result.output
+    assert (instance / "pbem.toml").exists()
+    assert "Waiting for Alice" in result.output and "pbem game legal" in result.output
+    listed = CliRunner().invoke(cli, ["--instance", str(instance), "game", "list", "--json"])
+    assert json.loads(listed.output)[0]["seats"] == 3
