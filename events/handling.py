@@ -122,6 +122,7 @@ class Kernel:
         self.registry = registry
         self.replayer = Replayer(games, registry)
         self.clock = clock
+        self._seeds: dict[str, str] = {}  # a seed never changes once stored
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -132,9 +133,10 @@ class Kernel:
         return self.replayer.rules_for(state.game_type)
 
     def seed(self, game_id: str) -> str:
-        seed = self.store.seed(game_id)
+        seed = self._seeds.get(game_id) or self.store.seed(game_id)
         if seed is None:
             raise LookupError(f"no seed stored for game {game_id}")
+        self._seeds[game_id] = seed
         return seed
 
     # ---- writing ---------------------------------------------------------------------------
@@ -179,8 +181,7 @@ class Kernel:
                 after = self.replayer.fold(ended, after)
                 events += ended
         extra = list(rows) + list(rows_for(after, events) if rows_for else [])
-        self.store.append(game_id, seq, events, extra)
-        self.replayer.maybe_snapshot(self.store, seq, after)
+        self.store.append(game_id, seq, events, extra, self.replayer.snapshot_for(seq, after))
         return CommandResult(before, after, events)
 
     def create(self, game_type: str, seats: Sequence[str], *, options: Mapping[str, Any] | None = None,

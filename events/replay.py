@@ -17,7 +17,7 @@ S = TypeVar("S")
 log = logging.getLogger(__name__)
 
 KERNEL_STATE_VERSION = "1"
-SNAPSHOT_EVERY = 100
+SNAPSHOT_EVERY = 10
 
 
 class GameNotFound(LookupError):
@@ -94,35 +94,36 @@ class Replayer:
             last_hash=created.hash, rng_counter=0, game=rules.initial_state(config),
         )
 
-    def apply(self, state: GameState[Any], event: Event) -> GameState[Any]:
-        """One event onto the state; kernel events update the kernel's part, the rest go to the rules."""
-        event = self.registry.upcast(event)
-        if event.type == RANDOM_DRAWN:
-            draws = event.payload["draws"]
-            return replace(state, seq=event.seq, last_hash=event.hash, rng_counter=draws[-1]["n"] + 1)
-        if event.type == GAME_ENDED:
-            return replace(state, seq=event.seq, last_hash=event.hash, ended=True,
-                           seed=event.payload["seed"], outcome=event.payload["outcome"])
-        if event.type == ACTIONS_UNDONE:
-            return replace(state, seq=event.seq, last_hash=event.hash)
-        rules = self.rules_for(state.game_type)
-        return replace(state, seq=event.seq, last_hash=event.hash, game=rules.evolve(state.game, event))
-
     def fold(self, events: Sequence[Event], state: GameState[Any] | None = None) -> GameState[Any]:
-        """Fold a stream (or a tail onto ``state``), skipping undone events."""
-        skipped = undone_seqs(events)
-        for event in events:
-            if state is None:
-                state = self.start(event)
-                continue
-            if event.seq in skipped:
-                # Keep seq and hash moving: they name the stream position, not the effective one.
-                state = replace(state, seq=event.seq, last_hash=event.hash)
-                continue
-            state = self.apply(state, event)
+        """Fold a stream (or a tail onto ``state``), skipping undone events.
+
+        The rules' state is threaded through a local variable and the ``GameState`` is
+        rebuilt only at kernel events and at the end: replay is the hot path of every load.
+        """
+        events = list(events)
         if state is None:
-            raise ValueError("no events to fold")
-        return state
+            if not events:
+                raise ValueError("no events to fold")
+            state, events = self.start(events[0]), events[1:]
+        if not events:
+            return state
+        skipped = undone_seqs(events)
+        evolve = self.rules_for(state.game_type).evolve
+        upcast = self.registry.upcast
+        game = state.game
+        for event in events:
+            if event.seq in skipped:
+                continue
+            event = upcast(event)
+            kind = event.type
+            if kind == RANDOM_DRAWN:
+                state = replace(state, rng_counter=event.payload["draws"][-1]["n"] + 1)
+            elif kind == GAME_ENDED:
+                state = replace(state, ended=True, seed=event.payload["seed"], outcome=event.payload["outcome"])
+            elif kind != ACTIONS_UNDONE:
+                game = evolve(game, event)
+        # seq and hash name the stream position, undone events included
+        return replace(state, game=game, seq=events[-1].seq, last_hash=events[-1].hash)
 
     # ---- snapshots -------------------------------------------------------------------------
 
@@ -132,14 +133,14 @@ class Replayer:
     def load(self, store: EventStore, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The state after ``upto_seq`` (default: now), from the newest usable snapshot plus the tail.
 
-        A snapshot is only a cache: one made by other code, or made stale by a later
-        undo reaching back before it, is passed over and the stream replayed instead.
+        A snapshot is only a cache: one made by other code (its key names the game type,
+        rules version and kernel state version), one that cannot be read, or one made
+        stale by a later undo reaching back before it, is passed over.
         """
-        head = store.read(game_id, 0, 1)
-        if not head:
-            raise GameNotFound(game_id)
-        key = self.snapshot_key(head[0].payload["game_type"])
-        for snapshot in store.snapshots(game_id, key, upto_seq):
+        for snapshot in store.snapshots(game_id, upto_seq):
+            game_type = snapshot.key.split("/")[0]
+            if game_type not in self.games or snapshot.key != self.snapshot_key(game_type):
+                continue
             tail = store.read(game_id, snapshot.seq, upto_seq)
             if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] <= snapshot.seq for e in tail):
                 continue
@@ -149,15 +150,18 @@ class Replayer:
                 log.warning("unreadable snapshot of %s at %s, replaying instead", game_id, snapshot.seq)
                 continue
             return self.fold(tail, base)
-        return self.fold(store.read(game_id, 0, upto_seq))
+        events = store.read(game_id, 0, upto_seq)
+        if not events:
+            raise GameNotFound(game_id)
+        return self.fold(events)
 
-    def maybe_snapshot(self, store: EventStore, before_seq: int, state: GameState[Any]) -> None:
-        """Save a snapshot when the stream crossed a multiple of ``SNAPSHOT_EVERY``."""
+    def snapshot_for(self, before_seq: int, state: GameState[Any]) -> Snapshot | None:
+        """A snapshot to write with the command, when it crossed a multiple of ``SNAPSHOT_EVERY``."""
         if state.seq // SNAPSHOT_EVERY == before_seq // SNAPSHOT_EVERY:
-            return
+            return None
         try:
             blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:
             log.warning("state of %s cannot be pickled; no snapshot", state.game_id)
-            return
-        store.save_snapshot(Snapshot(state.game_id, state.seq, self.snapshot_key(state.game_type), blob))
+            return None
+        return Snapshot(state.game_id, state.seq, self.snapshot_key(state.game_type), blob)

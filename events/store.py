@@ -52,8 +52,8 @@ class EventStore(Protocol):
     """What the kernel needs from a store; ``tests/test_store_contract.py`` checks any backend."""
 
     def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
-               extra_rows: Sequence[Row] = ()) -> None:
-        """Write events and rows in one transaction, or nothing.
+               extra_rows: Sequence[Row] = (), snapshot: Snapshot | None = None) -> None:
+        """Write events, rows and a snapshot in one transaction, or nothing.
 
         :raises ConcurrencyError: the stream's last seq is not ``expected_seq``.
         """
@@ -73,10 +73,12 @@ class EventStore(Protocol):
 
     def save_snapshot(self, snapshot: Snapshot) -> None: ...
 
-    def snapshots(self, game_id: str, key: str, before_seq: int | None = None) -> list[Snapshot]:
-        """Snapshots of the game made with ``key``, newest first."""
+    def snapshots(self, game_id: str, upto_seq: int | None = None) -> Iterator[Snapshot]:
+        """The game's snapshots at or before ``upto_seq``, newest first, each read only when reached."""
         ...
 
+
+KEEP_SNAPSHOT_EVERY = 100
 
 _EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, visibility, reveals, recorded_at, cause, prev_hash, hash"
 
@@ -108,6 +110,9 @@ def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int
     conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                            timeout=busy_timeout_ms / 1000)
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    # 16 KiB pages keep one game's rows on fewer pages (docs/benchmarks.md); it only takes effect on a
+    # new database, before WAL is set.
+    conn.execute("PRAGMA page_size = 16384")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     return conn
@@ -162,7 +167,7 @@ class SQLiteEventStore:
             self.conn.execute("COMMIT")
 
     def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
-               extra_rows: Sequence[Row] = ()) -> None:
+               extra_rows: Sequence[Row] = (), snapshot: Snapshot | None = None) -> None:
         for offset, event in enumerate(events, start=1):
             if event.game_id != game_id or event.seq != expected_seq + offset:
                 raise ValueError(f"event {event.game_id}/{event.seq} does not follow {game_id}/{expected_seq}")
@@ -176,6 +181,8 @@ class SQLiteEventStore:
                              [_event_to_row(e) for e in events])
             for row in extra_rows:
                 write_row(conn, row)
+            if snapshot is not None:
+                self._write_snapshot(conn, snapshot)
 
     @staticmethod
     def _last(conn: sqlite3.Connection, game_id: str) -> tuple[int, str]:
@@ -209,18 +216,30 @@ class SQLiteEventStore:
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         with self.transaction() as conn:
-            conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, key, state) VALUES (?,?,?,?)",
-                         (snapshot.game_id, snapshot.seq, snapshot.key, snapshot.state))
+            self._write_snapshot(conn, snapshot)
 
-    def snapshots(self, game_id: str, key: str, before_seq: int | None = None) -> list[Snapshot]:
-        sql = "SELECT game_id, seq, key, state FROM snapshots WHERE game_id = ? AND key = ?"
-        params: list[Any] = [game_id, key]
-        if before_seq is not None:
+    @staticmethod
+    def _write_snapshot(conn: sqlite3.Connection, snapshot: Snapshot) -> None:
+        """Write a snapshot; of the older ones keep one per ``KEEP_SNAPSHOT_EVERY`` events (a cache, bounded)."""
+        conn.execute("INSERT OR REPLACE INTO snapshots (game_id, seq, key, state) VALUES (?,?,?,?)",
+                     (snapshot.game_id, snapshot.seq, snapshot.key, snapshot.state))
+        conn.execute("DELETE FROM snapshots WHERE game_id = ? AND seq < ? AND seq % ? != 0",
+                     (snapshot.game_id, snapshot.seq, KEEP_SNAPSHOT_EVERY))
+
+    def snapshots(self, game_id: str, upto_seq: int | None = None) -> Iterator[Snapshot]:
+        sql = "SELECT seq, key FROM snapshots WHERE game_id = ?"
+        params: list[Any] = [game_id]
+        if upto_seq is not None:
             sql += " AND seq <= ?"
-            params.append(before_seq)
+            params.append(upto_seq)
         with self._lock:
-            rows = self.conn.execute(sql + " ORDER BY seq DESC LIMIT 5", params).fetchall()
-        return [Snapshot(*r) for r in rows]
+            found = self.conn.execute(sql + " ORDER BY seq DESC LIMIT 10", params).fetchall()
+        for seq, key in found:
+            with self._lock:
+                row = self.conn.execute("SELECT state FROM snapshots WHERE game_id = ? AND seq = ?",
+                                        (game_id, seq)).fetchone()
+            if row is not None:
+                yield Snapshot(game_id, seq, key, row[0])
 
     def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:
         """Rows of a read-only query as dicts (read models)."""

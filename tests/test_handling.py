@@ -73,13 +73,13 @@ def test_a_concurrent_append_is_decided_again_on_the_new_state(kernel: Kernel, g
     original = kernel.store.append
     raced = []
 
-    def append_after_a_rival(game: str, expected: int, events, extra_rows=()):  # type: ignore[no-untyped-def]
+    def append_after_a_rival(game: str, expected: int, events, extra_rows=(), snapshot=None):  # type: ignore[no-untyped-def]
         if not raced:
             raced.append(True)
             kernel.store.append = original  # type: ignore[method-assign]
             kernel.execute(game_id, 0, {"kind": "bet", "points": 1}, cause=CLI)
             kernel.store.append = append_after_a_rival  # type: ignore[method-assign]
-        return original(game, expected, events, extra_rows)
+        return original(game, expected, events, extra_rows, snapshot)
 
     monkeypatch.setattr(kernel.store, "append", append_after_a_rival)
     with pytest.raises(IllegalAction, match="not your turn"):
@@ -92,8 +92,7 @@ def test_state_loaded_through_snapshots_equals_a_full_replay(kernel: Kernel, gam
     monkeypatch.setattr(replay, "SNAPSHOT_EVERY", 5)
     for n in range(6):
         kernel.execute(game_id, n % 2, {"kind": "bet", "points": 1}, cause=CLI)
-    key = kernel.replayer.snapshot_key("highdie")
-    assert len(kernel.store.snapshots(game_id, key)) >= 2
+    assert list(kernel.store.snapshots(game_id))
     assert kernel.load(game_id) == kernel.replayer.fold(kernel.store.read(game_id))
     assert kernel.load(game_id, upto_seq=9) == kernel.replayer.fold(kernel.store.read(game_id, 0, 9))
 

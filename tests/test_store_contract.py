@@ -105,12 +105,18 @@ class StoreContract:
         finding = verify_chain(s.read("g1"))
         assert finding is not None and finding.seq == 3 and "altered" in finding.problem
 
-    def test_snapshots_are_kept_by_key_newest_first(self, s: EventStore) -> None:
-        s.save_snapshot(Snapshot("g1", 100, "k1", b"a"))
-        s.save_snapshot(Snapshot("g1", 200, "k1", b"b"))
-        s.save_snapshot(Snapshot("g1", 300, "k2", b"c"))
-        assert [x.seq for x in s.snapshots("g1", "k1")] == [200, 100]
-        assert [x.seq for x in s.snapshots("g1", "k1", before_seq=150)] == [100]
+    def test_snapshots_come_newest_first_and_old_ones_are_thinned(self, s: EventStore) -> None:
+        for seq in (10, 20, 100, 110, 120, 130):
+            s.save_snapshot(Snapshot("g1", seq, "k1", f"state{seq}".encode()))
+        assert [(x.seq, x.state) for x in s.snapshots("g1")] == [(130, b"state130"), (100, b"state100")]
+        assert [x.seq for x in s.snapshots("g1", upto_seq=120)] == [100]
+        assert list(s.snapshots("g2")) == []
+
+    def test_a_snapshot_is_written_with_the_events_or_not_at_all(self, s: EventStore) -> None:
+        s.append("g1", 0, sealed("g1", 0, GENESIS_HASH, [{"n": 1}]), snapshot=Snapshot("g1", 1, "k", b"one"))
+        with pytest.raises(ConcurrencyError):
+            s.append("g1", 0, sealed("g1", 0, GENESIS_HASH, [{"n": 1}]), snapshot=Snapshot("g1", 2, "k", b"x"))
+        assert [x.seq for x in s.snapshots("g1")] == [1]
 
 def _race(path: str, name: str, count: int, results: Any) -> None:
     store = SQLiteEventStore(path)
