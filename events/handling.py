@@ -95,9 +95,8 @@ def check_undo(command: list[Event], seat: int) -> str | None:
     return None
 
 
-def undoable_commands(events: Sequence[Event], seat: int) -> tuple[list[list[Event]], str]:
+def undoable_commands(commands: Sequence[list[Event]], seat: int) -> tuple[list[list[Event]], str]:
     """The seat's own commands it may undo now, newest first, and why the next one back may not be."""
-    commands = [c for c in group_commands(effective(events)) if c[0].type != ACTIONS_UNDONE]
     found: list[list[Event]] = []
     for command in reversed(commands):
         reason = check_undo(command, seat)
@@ -138,6 +137,20 @@ class Kernel:
             raise LookupError(f"no seed stored for game {game_id}")
         self._seeds[game_id] = seed
         return seed
+
+    def recent_commands(self, game_id: str, last_seq: int, window: int = 64) -> list[list[Event]]:
+        """The last effective commands (undos left out), whole, read from a window at the end of the stream.
+
+        Enough for undo, which only ever looks at the latest commands of the game.
+        """
+        start = max(0, last_seq - window)
+        commands = [c for c in group_commands(effective(self.store.read(game_id, start)))
+                    if c[0].type != ACTIONS_UNDONE]
+        if start > 0:
+            commands = commands[1:]  # the first may have begun before the window
+            if not commands:
+                return self.recent_commands(game_id, last_seq, window * 4)
+        return commands
 
     # ---- writing ---------------------------------------------------------------------------
 
@@ -276,9 +289,7 @@ class Kernel:
         state = self.load(game_id)
         if state.ended:
             raise UndoRefused("the game is over; nothing can be undone")
-        events = self.store.read(game_id)
-        commands = [c for c in group_commands(effective(events)) if c[0].type != ACTIONS_UNDONE]
-        last = commands[-1]
+        last = self.recent_commands(game_id, state.seq)[-1]
         if force:
             if last[0].type == GAME_CREATED:
                 raise UndoRefused("there is nothing to undo: the game has just been set up")

@@ -143,7 +143,8 @@ class Service:
         state = self.load(game_id)
         rules = self.kernel.rules(state)
         prompts = rules.prompts(state.game)
-        undo_now, undo_why = undoable_commands(self.store.read(game_id), seat) if seat is not None else ([], "")
+        undo_now, undo_why = (undoable_commands(self.kernel.recent_commands(game_id, state.seq), seat)
+                              if seat is not None else ([], ""))
         return {
             "game_id": game_id, "game_type": state.game_type, "title": rules.title,
             "rules_version": state.rules_version, "seq": state.seq,

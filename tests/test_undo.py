@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.handling import Cause, Kernel, UndoRefused, undoable_commands
+from events.handling import Cause, Kernel, UndoRefused, group_commands, undoable_commands
 from events.replay import effective
 from events.schema import ACTIONS_UNDONE
 
@@ -74,9 +74,10 @@ def test_the_horizon_lists_what_may_be_undone_and_why_no_further(kernel: Kernel)
     game_id = new_game(kernel)
     kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
     kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
-    found, why = undoable_commands(kernel.store.read(game_id), 1)
+    recent = kernel.recent_commands(game_id, kernel.load(game_id).seq)
+    found, why = undoable_commands(recent, 1)
     assert len(found) == 1 and "chance" not in why and "not yours" in why
-    found, why = undoable_commands(kernel.store.read(game_id), 0)
+    found, why = undoable_commands(recent, 0)
     assert found == [] and "not yours" in why
 
 
@@ -110,6 +111,18 @@ def test_undo_twice_takes_back_two_own_actions_in_a_row(kernel: Kernel) -> None:
     assert state.game.scores == (1, 0)
     events = kernel.store.read(game_id)
     assert len(effective(events)) == len(events) - 2  # the bet and its turn-end
+
+
+def test_recent_commands_reach_back_past_a_small_window_whole(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    for points in (1, 2, 3):
+        kernel.execute(game_id, 0, {"kind": "bet", "points": points}, cause=CLI)
+        kernel.execute(game_id, 1, {"kind": "pass"}, cause=CLI)
+    seq = kernel.load(game_id).seq
+    full = [c for c in group_commands(effective(kernel.store.read(game_id))) if c[0].type != ACTIONS_UNDONE]
+    for window in (1, 2, 3, 64):
+        recent = kernel.recent_commands(game_id, seq, window)
+        assert recent and recent == full[-len(recent):]
 
 
 def test_a_snapshot_made_stale_by_an_undo_is_not_used(kernel: Kernel, monkeypatch: pytest.MonkeyPatch) -> None:
