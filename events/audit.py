@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from events.envelope import GENESIS_HASH, Event, canonical_json, recompute_hash
-from events.handling import KERNEL_TYPES, group_commands
+from events.handling import group_commands
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
 from events.rules import ActionError
@@ -93,7 +93,7 @@ def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: 
     recorded position, with the draws the seed gives, produces exactly what was recorded.
     """
     first = command[0]
-    recorded = [replayer.registry.upcast(e) for e in command if e.type not in KERNEL_TYPES]
+    recorded = [replayer.registry.upcast(e) for e in command if not e.type.startswith("pbem.")]
     if first.type == GAME_CREATED:
         rules = replayer.rules_for(first.payload["game_type"])
         state = replayer.start(first)
@@ -194,7 +194,7 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
         rule_check = problem or "accepted: the recorded action on the position before gives exactly these events"
     return {
         "event": target.to_record(),
-        "described": rules.describe(target, None) if target.type not in KERNEL_TYPES else target.type,
+        "described": target.type if target.type.startswith("pbem.") else rules.describe(target, None),
         "command": {"first_seq": first, "last_seq": last, "cause": dict(target.cause),
                     "events": [e.seq for e in command]},
         "undone_by": undone_by,

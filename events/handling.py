@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from marshmallow import ValidationError
 
@@ -19,7 +19,6 @@ from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVEN
                            RANDOM_DRAWN, EventTypeRegistry)
 from events.store import ConcurrencyError, EventStore, Row
 
-KERNEL_TYPES = frozenset(t.name for t in KERNEL_EVENT_TYPES)
 
 
 class StaleCommand(IllegalAction):
@@ -59,7 +58,19 @@ class CommandResult:
     events: list[Event]
 
 
-RowsFor = Callable[[GameState[Any], list[Event]], Sequence[Row]]
+class Hooks(Protocol):
+    """What the delivery layer adds to a command, in the same transaction.
+
+    ``follow`` returns more events (deadlines, notices: ``pbem.*`` types the rules never
+    see), appended after the command's own; ``rows`` returns the rows the command causes
+    (read models, outbox). Both see the state before and after and every event appended.
+    """
+
+    def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+        ...
+
+    def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[Row]:
+        ...
 
 
 def utcnow() -> str:
@@ -179,12 +190,19 @@ class Kernel:
         return sealed
 
     def _commit(self, before: GameState[Any] | None, game_id: str, drafts: list[NewEvent], actor: str,
-                cause: Mapping[str, Any], rows: Sequence[Row], rows_for: RowsFor | None,
-                seed: str) -> CommandResult:
+                cause: Mapping[str, Any], rows: Sequence[Row], hooks: Hooks | None,
+                seed: str | None, after: GameState[Any] | None = None) -> CommandResult:
+        """Seal, fold, end the game if the rules say so, add the hooks' events and rows, append.
+
+        ``after`` is given when folding the drafts onto ``before`` would not give it (an undo).
+        """
         seq, prev_hash = (before.seq, before.last_hash) if before else (0, "0" * 64)
         events = self._seal(game_id, seq, prev_hash, drafts, actor, cause)
-        after = self.replayer.fold(events, before)
-        if not after.ended:
+        if after is None:
+            after = self.replayer.fold(events, before)
+        else:
+            after = replace(after, seq=events[-1].seq, last_hash=events[-1].hash)
+        if not after.ended and seed is not None:
             rules = self.rules(after)
             outcome = rules.outcome(after.game)
             if outcome is not None:
@@ -193,14 +211,34 @@ class Kernel:
                                              actor=SYSTEM)], actor, cause)
                 after = self.replayer.fold(ended, after)
                 events += ended
-        extra = list(rows) + list(rows_for(after, events) if rows_for else [])
+        extra = list(rows)
+        if hooks is not None:
+            followers = hooks.follow(before, after, events)
+            if followers:
+                sealed = self._seal(game_id, after.seq, after.last_hash,
+                                    [replace(f, actor=f.actor or SYSTEM) for f in followers], actor, cause)
+                after = self.replayer.fold(sealed, after)
+                events += sealed
+            extra += hooks.rows(before, after, events)
         self.store.append(game_id, seq, events, extra, self.replayer.snapshot_for(seq, after))
         return CommandResult(before, after, events)
+
+    def record(self, game_id: str, drafts: list[NewEvent], *, actor: str, cause: Cause,
+               hooks: Hooks | None = None, expected_seq: int | None = None) -> CommandResult:
+        """Append events of the delivery layer (``pbem.*``: deadlines, pauses, standing orders) as a command."""
+        if not all(d.type.startswith("pbem.") for d in drafts):
+            raise ValueError("record() appends pbem.* events only; game events come from decide()")
+        state = self.load(game_id)
+        if expected_seq is not None and state.seq != expected_seq:
+            raise StaleCommand(game_id, expected_seq, state.seq)
+        command = {"command": uuid.uuid4().hex, "actor": actor, "via": cause.via,
+                   **({"text": cause.text} if cause.text is not None else {}), **cause.detail}
+        return self._commit(state, game_id, drafts, actor, command, [], hooks, None)
 
     def create(self, game_type: str, seats: Sequence[str], *, options: Mapping[str, Any] | None = None,
                data_override: Mapping[str, Any] | None = None, seed: str | None = None,
                game_id: str | None = None, cause: Cause = Cause("cli"),
-               rows_for: RowsFor | None = None) -> CommandResult:
+               hooks: Hooks | None = None) -> CommandResult:
         """Create a game: ``pbem.GameCreated``, the setup draws and the rules' setup events.
 
         :raises InvalidAction: unknown game type, wrong number of seats, or a bad data override.
@@ -226,7 +264,7 @@ class Kernel:
         drafts = [created] + self._draws(rng) + setup
         command = {"command": uuid.uuid4().hex, "actor": SYSTEM, "via": cause.via, **cause.detail}
         secret = Row("game_secrets", {"game_id": game_id, "seed": seed})
-        return self._commit(None, game_id, drafts, SYSTEM, command, [secret], rows_for, seed)
+        return self._commit(None, game_id, drafts, SYSTEM, command, [secret], hooks, seed)
 
     @staticmethod
     def _draws(rng: Rng) -> list[NewEvent]:
@@ -237,7 +275,7 @@ class Kernel:
 
     def execute(self, game_id: str, seat: int, action: Action, *, cause: Cause,
                 expected_seq: int | None = None, actor: str | None = None,
-                rows_for: RowsFor | None = None, retries: int = 3) -> CommandResult:
+                hooks: Hooks | None = None, retries: int = 3) -> CommandResult:
         """Decide ``action`` for ``seat`` and append its events.
 
         With ``expected_seq`` (the seq a link was issued at) a game that moved on
@@ -268,7 +306,7 @@ class Kernel:
                        **cause.detail}
             try:
                 return self._commit(state, game_id, self._draws(rng) + produced, who, command, [],
-                                    rows_for, seed)
+                                    hooks, seed)
             except ConcurrencyError as conflict:
                 if expected_seq is not None:
                     raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
@@ -277,7 +315,7 @@ class Kernel:
         raise AssertionError("unreachable")
 
     def undo(self, game_id: str, seat: int, *, cause: Cause, force: bool = False, actor: str | None = None,
-             reason: str = "", rows_for: RowsFor | None = None) -> CommandResult:
+             reason: str = "", hooks: Hooks | None = None) -> CommandResult:
         """Undo the last effective action.
 
         Without ``force``, only the seat's own last action, before anyone else acted and
@@ -301,12 +339,9 @@ class Kernel:
         command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via, **cause.detail}
         payload = {"from_seq": last[0].seq, "to_seq": last[-1].seq, "seat": seat,
                    "reason": reason or ("undone by its player" if not force else "undone by agreement")}
-        sealed = self._seal(game_id, state.seq, state.last_hash, [NewEvent(ACTIONS_UNDONE, payload)], who,
-                            command)
-        extra = list(rows_for(state, sealed)) if rows_for else []
-        self.store.append(game_id, state.seq, sealed, extra)
-        after = self.replayer.fold(self.store.read(game_id))
-        return CommandResult(state, after, sealed)
+        restored = self.load(game_id, upto_seq=last[0].seq - 1)
+        return self._commit(state, game_id, [NewEvent(ACTIONS_UNDONE, payload)], who, command, [], hooks,
+                            None, after=restored)
 
     def import_events(self, events: Sequence[Event], rows: Sequence[Row] = ()) -> GameState[Any]:
         """Store a verified record's events as they are (same seqs and hashes)."""

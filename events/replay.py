@@ -120,7 +120,7 @@ class Replayer:
                 state = replace(state, rng_counter=event.payload["draws"][-1]["n"] + 1)
             elif kind == GAME_ENDED:
                 state = replace(state, ended=True, seed=event.payload["seed"], outcome=event.payload["outcome"])
-            elif kind != ACTIONS_UNDONE:
+            elif not kind.startswith("pbem."):  # the kernel's and the delivery layer's own events
                 game = evolve(game, event)
         # seq and hash name the stream position, undone events included
         return replace(state, game=game, seq=events[-1].seq, last_hash=events[-1].hash)

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from marshmallow import ValidationError
 
 from events import audit
-from events.envelope import Event, actor_seat, payload_hash
+from events.envelope import Event, NewEvent, actor_seat, payload_hash
 from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
 from events.replay import GameNotFound, GameState, undone_seqs
 from events.rules import Action, InvalidAction, Rules
@@ -67,13 +67,17 @@ class Service:
     def close(self) -> None:
         self.store.close()
 
-    # ---- read models, written with the events --------------------------------------------
+    # ---- what every command adds, in its own transaction -----------------------------------
 
-    def _game_row(self, state: GameState[Any], events: list[Event]) -> list[Row]:
-        rules = self.kernel.rules(state)
-        values = {"game_id": state.game_id, "game_type": state.game_type, "title": rules.title,
-                  "status": "ended" if state.ended else "running", "seats": len(state.config.seats),
-                  "last_seq": state.seq, "updated_at": events[-1].recorded_at}
+    def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+        return []
+
+    def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[Row]:
+        """The read models: the ``games`` row."""
+        rules = self.kernel.rules(after)
+        values = {"game_id": after.game_id, "game_type": after.game_type, "title": rules.title,
+                  "status": "ended" if after.ended else "running", "seats": len(after.config.seats),
+                  "last_seq": after.seq, "updated_at": events[-1].recorded_at}
         if events[0].type == GAME_CREATED:
             values["created_at"] = events[0].recorded_at
         return [Row("games", values, pk=("game_id",))]
@@ -87,14 +91,20 @@ class Service:
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
 
-        def rows(state: GameState[Any], events: list[Event]) -> list[Row]:
-            seats = [Row("seats", {"game_id": state.game_id, "seat": i, "email": p.email, "name": p.name})
-                     for i, p in enumerate(players)]
-            return self._game_row(state, events) + seats
+        service = self
+
+        class WithSeats:
+            def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+                return service.follow(before, after, events)
+
+            def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
+                seats = [Row("seats", {"game_id": after.game_id, "seat": i, "email": p.email, "name": p.name})
+                         for i, p in enumerate(players)]
+                return seats + service.rows(before, after, events)
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
-                                  rows_for=rows)
+                                  hooks=WithSeats())
 
     def act(self, game_id: str, email: str, command: str | Action, *, cause: Cause,
             expected_seq: int | None = None) -> CommandResult:
@@ -108,11 +118,11 @@ class Service:
         else:
             action = command
         return self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq,
-                                   rows_for=self._game_row)
+                                   hooks=self)
 
     def undo(self, game_id: str, email: str, *, cause: Cause) -> CommandResult:
         seat = self.seat_of(game_id, email)
-        return self.kernel.undo(game_id, seat, cause=cause, rows_for=self._game_row)
+        return self.kernel.undo(game_id, seat, cause=cause, hooks=self)
 
     # ---- reads -----------------------------------------------------------------------------
 
@@ -258,7 +268,7 @@ class Service:
         if not players:
             players = [Player(f"seat{s['seat']}@import.invalid", s["name"]) for s in seats]
         state = self.kernel.replayer.fold(events)
-        rows = self._game_row(state, events)
+        rows = self.rows(None, state, events)
         rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name})
                  for i, p in enumerate(players)]
         if header.get("seed"):
