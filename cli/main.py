@@ -199,8 +199,8 @@ def game_undo(ctx: click.Context, game_id: str, email: str) -> None:
     """
     with open_service(ctx) as service:
         result = service.undo(game_id, email, cause=Cause("cli"))
-        undone = result.events[-1].payload
-        click.echo(f"undid events {undone['from_seq']}-{undone['to_seq']} (recorded as event {result.events[-1].seq})")
+        undo = result.events[0]
+        click.echo(f"undid events {undo.payload['from_seq']}-{undo.payload['to_seq']} (recorded as event {undo.seq})")
 
 
 @game.command("log")

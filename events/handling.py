@@ -14,7 +14,7 @@ from events.envelope import (SYSTEM, Event, NewEvent, Visibility, event_hash, pa
                              seat_actor)
 from events.replay import GameState, Replayer, effective
 from events.rng import Rng, new_seed, seed_commitment
-from events.rules import Action, GameConfig, IllegalAction, InvalidAction, Rules, Seat
+from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
                            RANDOM_DRAWN, EventTypeRegistry)
 from events.store import ConcurrencyError, EventStore, Row
@@ -121,11 +121,12 @@ class Kernel:
     """The one way anything is written: create a game, run a command, undo."""
 
     def __init__(self, store: EventStore, games: Mapping[str, Rules[Any]],
-                 registry: EventTypeRegistry | None = None, clock: Callable[[], str] = utcnow) -> None:
+                 registry: EventTypeRegistry | None = None, clock: Callable[[], str] = utcnow,
+                 extra_types: Sequence[EventType] = ()) -> None:
         self.store = store
         self.games = games
         if registry is None:
-            registry = EventTypeRegistry(KERNEL_EVENT_TYPES)
+            registry = EventTypeRegistry(list(KERNEL_EVENT_TYPES) + list(extra_types))
             for rules in games.values():
                 for event_type in rules.event_types:
                     registry.register(event_type)

@@ -32,12 +32,14 @@ class ConcurrencyError(Exception):
 class Row:
     """A row written in the same transaction as the events (outbox, read models, secrets).
 
-    With ``pk`` the row is upserted on those columns, else inserted.
+    With ``pk`` the row is upserted on those columns, else inserted; with ``delete`` the rows
+    matching ``values`` are deleted.
     """
 
     table: str
     values: Mapping[str, Any]
     pk: tuple[str, ...] = field(default=())
+    delete: bool = False
 
 
 @dataclass(frozen=True)
@@ -251,6 +253,10 @@ class SQLiteEventStore:
 
 def write_row(conn: sqlite3.Connection, row: Row) -> None:
     columns = list(row.values)
+    if row.delete:
+        where = " AND ".join(f'"{c}" = ?' for c in columns) or "1"
+        conn.execute(f'DELETE FROM "{row.table}" WHERE {where}', [_sql_value(row.values[c]) for c in columns])
+        return
     names = ", ".join(f'"{c}"' for c in columns)
     marks = ", ".join("?" for _ in columns)
     sql = f'INSERT INTO "{row.table}" ({names}) VALUES ({marks})'

@@ -6,6 +6,7 @@ documents each one (a test checks).
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import tomllib
@@ -19,8 +20,32 @@ CONFIG_FILE = "pbem.toml"
 # name -> (default, meaning). Paths are relative to the instance folder.
 SETTINGS: dict[str, tuple[Any, str]] = {
     "secret_key": ("", "Key that signs links and tokens. `pbem init` writes a random one. Keep it secret."),
+    "old_secret_keys": ([], "Earlier secret keys, still accepted for links already sent (key rotation)."),
     "database": ("pbem.sqlite3", "The SQLite database file."),
     "synchronous": ("FULL", "SQLite `synchronous` setting: FULL survives power loss; NORMAL is faster."),
+    "base_url": ("http://127.0.0.1:8000", "The address players reach the web pages at; links in mails start with it."),
+    "host": ("127.0.0.1", "The address `pbem serve` listens on."),
+    "port": (8000, "The port `pbem serve` listens on."),
+    "dev_mode": (None, "Show the sent mails at /dev/mail. Default: on with the file mailbox, off with SMTP."),
+    "mail_from": ("pbem <pbem@localhost>", "The From address of every mail."),
+    "reply_address": ("play@localhost", "Replies go to this address with the link's token after a + (play+TOKEN@...)."),
+    "mail_transport": ("file", "`file` (each mail an .eml file in `mailbox`) or `smtp`."),
+    "mailbox": ("mailbox", "Folder of the file mailbox, relative to the instance folder."),
+    "smtp_host": ("localhost", "SMTP server."),
+    "smtp_port": (587, "SMTP port."),
+    "smtp_security": ("starttls", "`starttls`, `tls` (implicit TLS, usually port 465) or `none` (only on loopback)."),
+    "smtp_user": ("", "SMTP user name; empty for no authentication."),
+    "smtp_password": ("", "SMTP password."),
+    "smtp_timeout": (30, "Seconds before an SMTP connection attempt or command gives up."),
+    "mail_max_attempts": (8, "Attempts before a mail is marked failed (`pbem mail status` lists failed mails)."),
+    "mail_retry_seconds": (30, "Wait before the first retry; it doubles with each attempt."),
+    "link_days": (60, "Days a link in a mail stays valid."),
+    "turn_hours": (72.0, "Hours a player has for a turn before the default action is taken."),
+    "interrupt_hours": (24.0, "Hours a player has for an out-of-turn decision (e.g. an interrupt card)."),
+    "reminders": ([0.5, 0.9], "When to remind, as fractions of the time allowed."),
+    "dispatch_seconds": (5, "How often the scheduler sends due mails."),
+    "deadline_seconds": (30, "How often the scheduler checks deadlines and reminders."),
+    "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
 }
 
 
@@ -39,6 +64,23 @@ class Settings:
     @property
     def database(self) -> Path:
         return self.instance / str(self.values["database"])
+
+    @property
+    def mailbox(self) -> Path:
+        return self.instance / str(self.values["mailbox"])
+
+    @property
+    def dev(self) -> bool:
+        if self.values["dev_mode"] is None:
+            return bool(self.values["mail_transport"] == "file")
+        return bool(self.values["dev_mode"])
+
+    @property
+    def secret_keys(self) -> list[str]:
+        """Every key links may be signed with, the current one last (itsdangerous' order)."""
+        if not self.values["secret_key"]:
+            raise ConfigError(f"no secret_key: run `pbem init` or set PBEM_SECRET_KEY")
+        return [str(k) for k in self.values["old_secret_keys"]] + [str(self.values["secret_key"])]
 
 
 def instance_path(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -60,11 +102,34 @@ def load(instance: Path, environ: Mapping[str, str] | None = None) -> Settings:
         if unknown:
             raise ConfigError(f"{path}: unknown setting(s) {', '.join(unknown)}")
         values.update(found)
-    for name in SETTINGS:
+    for name, (default, _) in SETTINGS.items():
         env = environ.get(f"PBEM_{name.upper()}")
         if env is not None:
-            values[name] = env
+            values[name] = _coerce(name, env, default)
     return Settings(instance, values)
+
+
+def _coerce(name: str, text: str, default: Any) -> Any:
+    """An environment variable's text as the setting's type."""
+    try:
+        if isinstance(default, bool) or default is None:
+            if text.lower() in ("1", "true", "yes", "on"):
+                return True
+            if text.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(text)
+        if isinstance(default, int):
+            return int(text)
+        if isinstance(default, float):
+            return float(text)
+        if isinstance(default, list):
+            value = json.loads(text)
+            if not isinstance(value, list):
+                raise ValueError(text)
+            return value
+    except ValueError:
+        raise ConfigError(f"PBEM_{name.upper()}={text!r} is not a valid {name}") from None
+    return text
 
 
 def init_instance(instance: Path) -> tuple[Path, bool]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 from marshmallow import ValidationError
@@ -19,11 +20,35 @@ from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAW
                            EnvelopeSchema)
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
+from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
+                           STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
 from pbem.games import all_games
+from pbem.links import Links
+from pbem.mail.outbox import create_tables as create_mail_tables
+from pbem.mail.render import environment
+from pbem.notify import Notifier
 
 RECORD_FORMAT = "pbem-game-record"
 RECORD_VERSION = 1
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+def create_tables(store: SQLiteEventStore) -> None:
+    """The service's read models and mail tables (the events' own tables belong to the store)."""
+    store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
+                                 "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str},
+                       pk="game_id")
+    store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str, "mail": int},
+                       pk=("game_id", "seat"), indexes=[("email",)])
+    store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str}, pk="email",
+                       indexes=[("player_id",)])
+    store.ensure_table("deadlines", {"game_id": str, "seat": int, "kind": str, "issued_at": str, "due_at": str,
+                                     "reminders_sent": int, "issued_seq": int}, pk=("game_id", "seat"),
+                       indexes=[("due_at",)])
+    store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
+                       pk=("game_id", "seat", "topic"))
+    store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
+    create_mail_tables(store)
 
 
 class ServiceError(Exception):
@@ -48,21 +73,31 @@ class Player:
 
 
 class Service:
-    """pbem over one SQLite database."""
+    """pbem over one SQLite database: every change goes through here."""
 
-    def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None) -> None:
+    def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None, *,
+                 notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
+                 reminders: Sequence[float] = (0.5, 0.9)) -> None:
         self.store = store
-        self.kernel = Kernel(store, games if games is not None else all_games())
-        store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str,
-                                     "seats": int, "last_seq": int, "created_at": str, "updated_at": str},
-                           pk="game_id")
-        store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str},
-                           pk=("game_id", "seat"), indexes=[("email",)])
+        self.kernel = Kernel(store, games if games is not None else all_games(), extra_types=DELIVERY_EVENT_TYPES)
+        self.notifier = notifier
+        self.turn_hours = turn_hours
+        self.interrupt_hours = interrupt_hours
+        self.reminders = sorted(float(r) for r in reminders)
+        create_tables(store)
 
     @classmethod
     def open(cls, settings: config_module.Settings, games: Mapping[str, Rules[Any]] | None = None) -> Service:
+        """The service of an instance; mails are composed when the instance has a secret key."""
         settings.instance.mkdir(parents=True, exist_ok=True)
-        return cls(SQLiteEventStore(settings.database, synchronous=str(settings["synchronous"])), games)
+        store = SQLiteEventStore(settings.database, synchronous=str(settings["synchronous"]))
+        notifier = None
+        if settings["secret_key"]:
+            links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+            notifier = Notifier(environment(), links, base_url=str(settings["base_url"]),
+                                sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]))
+        return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
+                   interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"])
 
     def close(self) -> None:
         self.store.close()
@@ -70,17 +105,66 @@ class Service:
     # ---- what every command adds, in its own transaction -----------------------------------
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-        return []
-
-    def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[Row]:
-        """The read models: the ``games`` row."""
+        """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
+        if after.ended:
+            return []
         rules = self.kernel.rules(after)
-        values = {"game_id": after.game_id, "game_type": after.game_type, "title": rules.title,
-                  "status": "ended" if after.ended else "running", "seats": len(after.config.seats),
-                  "last_seq": after.seq, "updated_at": events[-1].recorded_at}
+        prompted_before = rules.prompts(before.game) if before is not None and not before.ended else {}
+        if any(e.type == ACTIONS_UNDONE for e in events):
+            prompted_before = {}  # after an undo every prompt is issued afresh, with a fresh link
+        actor = actor_seat(str(events[0].cause.get("actor", "")))
+        now = datetime.now(timezone.utc)
+        hours = {"turn": after.config.options.get("turn_hours", self.turn_hours),
+                 "interrupt": after.config.options.get("interrupt_hours", self.interrupt_hours)}
+        drafts = []
+        for seat, prompt in sorted(rules.prompts(after.game).items()):
+            if seat in prompted_before and seat != actor:
+                continue
+            if seat in prompted_before and seat == actor and prompted_before[seat].kind == prompt.kind:
+                continue  # the same player goes on with the same prompt: the deadline stands
+            due = now + timedelta(hours=float(hours.get(prompt.kind, self.turn_hours)))
+            drafts.append(NewEvent(DEADLINE_SET, {"seat": seat, "kind": prompt.kind,
+                                                  "due_at": due.isoformat(timespec="seconds"),
+                                                  "reason": prompt.text}))
+        return drafts
+
+    def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
+             players: list[dict[str, Any]] | None = None) -> list[Row]:
+        """The read models (games, deadlines, standing orders) and the mails the command causes."""
+        rules = self.kernel.rules(after)
+        game_id = after.game_id
+        values: dict[str, Any] = {"game_id": game_id, "game_type": after.game_type, "title": rules.title,
+                                  "status": "ended" if after.ended else "running", "seats": len(after.config.seats),
+                                  "last_seq": after.seq, "updated_at": events[-1].recorded_at}
         if events[0].type == GAME_CREATED:
             values["created_at"] = events[0].recorded_at
-        return [Row("games", values, pk=("game_id",))]
+        for event in events:
+            if event.type == GAME_PAUSED:
+                values["paused_at"] = event.recorded_at
+            elif event.type == GAME_RESUMED:
+                values["paused_at"] = None
+        rows = [Row("games", values, pk=("game_id",))]
+        prompted = set(rules.prompts(after.game)) if not after.ended else set()
+        for seat in range(len(after.config.seats)):
+            if seat not in prompted:
+                rows.append(Row("deadlines", {"game_id": game_id, "seat": seat}, delete=True))
+        for event in events:
+            p = event.payload
+            if event.type == DEADLINE_SET:
+                rows.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "kind": p["kind"],
+                                              "issued_at": event.recorded_at, "due_at": p["due_at"],
+                                              "reminders_sent": 0, "issued_seq": after.seq},
+                                pk=("game_id", "seat")))
+            elif event.type == DEADLINE_EXTENDED:
+                rows.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "due_at": p["due_at"]},
+                                pk=("game_id", "seat")))
+            elif event.type == STANDING_ORDER_SET:
+                rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
+                                                    "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
+        players = self.players(game_id) if players is None else players
+        if self.notifier is not None and players:
+            rows += self.notifier.for_command(self, before, after, events, players)
+        return rows
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -98,9 +182,11 @@ class Service:
                 return service.follow(before, after, events)
 
             def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
-                seats = [Row("seats", {"game_id": after.game_id, "seat": i, "email": p.email, "name": p.name})
-                         for i, p in enumerate(players)]
-                return seats + service.rows(before, after, events)
+                table = [{"seat": i, "email": p.email, "name": p.name, "mail": 1} for i, p in enumerate(players)]
+                seats = [Row("seats", {"game_id": after.game_id, **row}) for row in table]
+                seats += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name},
+                              pk=("email",)) for p in players]
+                return seats + service.rows(before, after, events, table)
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
@@ -145,7 +231,28 @@ class Service:
                                 "updated_at FROM games ORDER BY created_at, game_id")
 
     def players(self, game_id: str) -> list[dict[str, Any]]:
-        return self.store.query("SELECT seat, email, name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return self.store.query("SELECT seat, email, name, mail FROM seats WHERE game_id = ? ORDER BY seat",
+                                (game_id,))
+
+    @staticmethod
+    def player_id(email: str) -> str:
+        return player_id(email)
+
+    def games_of(self, pid: str) -> list[dict[str, Any]]:
+        """Every game of the player with this id, newest activity first."""
+        return self.store.query(
+            "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
+            "FROM players p JOIN seats s ON s.email = p.email JOIN games g ON g.game_id = s.game_id "
+            "LEFT JOIN deadlines d ON d.game_id = s.game_id AND d.seat = s.seat "
+            "WHERE p.player_id = ? ORDER BY g.updated_at DESC", (pid,))
+
+    def legal_texts(self, state: GameState[Any], seat: int) -> list[str]:
+        rules = self.kernel.rules(state)
+        return [rules.format(state.game, a) for a in rules.legal_actions(state.game, seat)]
+
+    def deadline_of(self, game_id: str, seat: int) -> str | None:
+        rows = self.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game_id, seat))
+        return str(rows[0]["due_at"]) if rows else None
 
     def show(self, game_id: str, email: str | None = None) -> dict[str, Any]:
         """The game as one reader may see it: a player's private view, or the public one."""
@@ -193,13 +300,13 @@ class Service:
         lines = []
         for event in events:
             record = redact(event, seat, state.ended)
-            record["text"] = self._describe(rules, event, seat, state.ended, names)
+            record["text"] = self.describe_event(rules, event, seat, state.ended, names)
             record["undone"] = event.seq in skipped
             lines.append(record)
         return lines
 
     @staticmethod
-    def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
+    def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
         payload = event.payload
         if event.type == GAME_CREATED:
             return f"game created for {', '.join(names)}; seed commitment {payload['seed_commitment'][:16]}..."
@@ -212,6 +319,8 @@ class Service:
             return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
         if event.type == GAME_ENDED:
             return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
+        if event.type.startswith("pbem."):
+            return describe_delivery(event, names)
         return rules.describe(event, None if ended else seat)
 
     # ---- proof -----------------------------------------------------------------------------
@@ -269,7 +378,7 @@ class Service:
             players = [Player(f"seat{s['seat']}@import.invalid", s["name"]) for s in seats]
         state = self.kernel.replayer.fold(events)
         rows = self.rows(None, state, events)
-        rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name})
+        rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name, "mail": 1})
                  for i, p in enumerate(players)]
         if header.get("seed"):
             rows.append(Row("game_secrets", {"game_id": game_id, "seed": header["seed"]}))
@@ -279,6 +388,11 @@ class Service:
         else:
             rows.append(Row("game_secrets", {"game_id": game_id, "seed": state.seed}))
         return self.kernel.import_events(events, rows)
+
+
+def player_id(email: str) -> str:
+    """A player's stable id (for their home page link), the same in every game."""
+    return hashlib.sha256(f"pbem-player:{email.strip().lower()}".encode()).hexdigest()[:16]
 
 
 def redact(event: Event, seat: int | None, ended: bool) -> dict[str, Any]:

@@ -1,0 +1,104 @@
+"""Signed links: what a token in a URL or a reply address proves, and for how long.
+
+A token is ``SUBJECT.TIMESTAMP.SIGNATURE`` (itsdangerous ``TimestampSigner``), short enough for
+the local part of a reply address (``play+TOKEN@...``, at most 64 characters). Each purpose
+has its own salt, so a token made for one purpose is worthless for another. Keys rotate:
+tokens signed with any key in ``keys`` are accepted; new ones are signed with the last.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
+
+PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf")
+TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
+
+
+class LinkError(Exception):
+    """A link that cannot be used; the message is for the person who followed it."""
+
+
+class ForgedLink(LinkError):
+    pass
+
+
+class ExpiredLink(LinkError):
+    pass
+
+
+@dataclass(frozen=True)
+class Claims:
+    purpose: str
+    subject: str
+    issued_at: datetime
+    link_id: str      # the first characters of the signature: names this link in audits and logs
+
+    def cause(self) -> dict[str, str]:
+        """What an audit records about the link that carried a command."""
+        return {"link": self.link_id, "link_issued_at": self.issued_at.isoformat(timespec="seconds")}
+
+
+@dataclass(frozen=True)
+class PlayClaims:
+    game_id: str
+    seat: int
+    seq: int
+    claims: Claims
+
+
+class Links:
+    def __init__(self, keys: list[str], max_age_seconds: int) -> None:
+        if not keys or not all(keys):
+            raise ValueError("links need at least one non-empty secret key")
+        self.keys = keys
+        self.max_age = max_age_seconds
+        self._signers = {p: TimestampSigner(keys, salt=f"pbem.link.{p}") for p in PURPOSES}
+
+    def make(self, purpose: str, subject: str) -> str:
+        return self._signers[purpose].sign(subject).decode("ascii")
+
+    def read(self, purpose: str, token: str, max_age: int | None = None) -> Claims:
+        """The claims of a token made for ``purpose``.
+
+        :raises ForgedLink: tampered, forged, or made for another purpose.
+        :raises ExpiredLink: older than the allowed age.
+        """
+        if not TOKEN.match(token or ""):
+            raise ForgedLink("this link is not one of ours: it may have been cut short or changed")
+        try:
+            subject, signed_at = self._signers[purpose].unsign(
+                token, max_age=self.max_age if max_age is None else max_age, return_timestamp=True)
+        except SignatureExpired:
+            raise ExpiredLink("this link has expired; use the link in your latest mail, "
+                              "or the link to your games page") from None
+        except BadSignature:
+            raise ForgedLink("this link is not valid: it may have been cut short or changed; "
+                             "use the link in your latest mail") from None
+        issued = signed_at if signed_at.tzinfo else signed_at.replace(tzinfo=timezone.utc)
+        return Claims(purpose, subject.decode("utf-8"), issued, token.rsplit(".", 1)[1][:12])
+
+    # ---- play links: a seat of a game, at a seq -----------------------------------------------
+
+    def play(self, game_id: str, seat: int, seq: int) -> str:
+        return self.make("play", f"{game_id}.{seat}.{seq}")
+
+    def read_play(self, token: str) -> PlayClaims:
+        claims = self.read("play", token)
+        try:
+            game_id, seat, seq = claims.subject.split(".")
+            return PlayClaims(game_id, int(seat), int(seq), claims)
+        except ValueError:
+            raise ForgedLink("this link is not valid") from None
+
+    def csrf(self, token: str) -> str:
+        """A form's CSRF token: bound to the link it was shown for, valid for a day."""
+        return self.make("csrf", token.rsplit(".", 1)[1])
+
+    def check_csrf(self, token: str, csrf: str) -> None:
+        claims = self.read("csrf", csrf, max_age=86_400)
+        if claims.subject != token.rsplit(".", 1)[1]:
+            raise ForgedLink("this form does not belong to this link; reload the page and try again")

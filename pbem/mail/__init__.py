@@ -1,0 +1,1 @@
+"""Mail: rendering (templates/mail), the outbox, transports, dispatch, and inbound replies."""

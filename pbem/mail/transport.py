@@ -1,0 +1,101 @@
+"""Transports: SMTP (STARTTLS, implicit TLS, or plain on loopback) and a file mailbox."""
+
+from __future__ import annotations
+
+import os
+import smtplib
+import ssl
+from email import message_from_string
+from email.utils import getaddresses
+from pathlib import Path
+from typing import Protocol
+
+
+class PermanentFailure(Exception):
+    """The server refused the mail for good (a 5xx reply): retrying will not help."""
+
+
+class Transport(Protocol):
+    def send(self, sender: str, recipient: str, message: str, name: str) -> None:
+        """Deliver one message; raises ``PermanentFailure`` or any other error (retried)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class FileTransport:
+    """Each mail becomes ``NAME.eml`` in a folder: the embedded default, browsable at /dev/mail."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def send(self, sender: str, recipient: str, message: str, name: str) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        final = self.folder / f"{name}.eml"
+        partial = self.folder / f".{name}.tmp"
+        with open(partial, "w", encoding="utf-8") as out:
+            out.write(message)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(partial, final)  # a reader never sees half a mail
+
+    def close(self) -> None:
+        pass
+
+
+class SMTPTransport:
+    """One connection per dispatch batch, opened on the first mail, reused for the rest."""
+
+    def __init__(self, host: str, port: int, security: str = "starttls", user: str = "", password: str = "",
+                 timeout: float = 30) -> None:
+        if security not in ("starttls", "tls", "none"):
+            raise ValueError(f"smtp_security must be starttls, tls or none, not {security!r}")
+        self.host, self.port, self.security = host, port, security
+        self.user, self.password, self.timeout = user, password, timeout
+        self._smtp: smtplib.SMTP | None = None
+
+    def _connect(self) -> smtplib.SMTP:
+        context = ssl.create_default_context()
+        smtp: smtplib.SMTP
+        if self.security == "tls":
+            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            if self.security == "starttls":
+                smtp.starttls(context=context)
+        if self.user:
+            smtp.login(self.user, self.password)
+        return smtp
+
+    def send(self, sender: str, recipient: str, message: str, name: str) -> None:
+        if self._smtp is None:
+            self._smtp = self._connect()
+        envelope_from = getaddresses([sender])[0][1] or sender
+        try:
+            self._smtp.sendmail(envelope_from, [recipient], message.encode("utf-8"))
+        except smtplib.SMTPRecipientsRefused as err:
+            codes = [code for code, _ in err.recipients.values()]
+            if all(code >= 500 for code in codes):
+                raise PermanentFailure(f"recipient refused: {err.recipients}") from err
+            raise
+        except smtplib.SMTPResponseException as err:
+            if err.smtp_code >= 500:
+                raise PermanentFailure(f"{err.smtp_code} {err.smtp_error!r}") from err
+            self.close()
+            raise
+        except (smtplib.SMTPServerDisconnected, OSError):
+            self._smtp = None
+            raise
+
+    def close(self) -> None:
+        if self._smtp is not None:
+            try:
+                self._smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+            self._smtp = None
+
+
+def recipients(message: str) -> list[str]:
+    parsed = message_from_string(message)
+    return [addr for _, addr in getaddresses(parsed.get_all("To", []))]

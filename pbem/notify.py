@@ -1,0 +1,148 @@
+"""After each command: which player must be told what, as outbox rows in the command's transaction."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+import jinja2
+
+from events.envelope import Event, actor_seat
+from events.replay import GameState, undone_seqs
+from events.store import Row
+from pbem.delivery import DEADLINE_SET, TIMED_OUT
+from pbem.links import Links
+from pbem.mail.outbox import mail_row
+from pbem.mail.render import address, build, domain_of
+
+if TYPE_CHECKING:
+    from pbem.service import Service
+
+SUBJECTS = {
+    "turn": "Your turn",
+    "prompt": "A decision for you",
+    "reminder": "Reminder: your move is due",
+    "timeout": "Your time ran out",
+    "receipt": "Move recorded",
+    "ended": "The game is over",
+    "reply_error": "Your reply could not be applied",
+    "undone": "A move was taken back",
+}
+
+
+class Notifier:
+    """Composes the mails of a command; knows the templates, the links and the addresses."""
+
+    def __init__(self, env: jinja2.Environment, links: Links, *, base_url: str, sender: str,
+                 reply_address: str) -> None:
+        self.env = env
+        self.links = links
+        self.base_url = base_url.rstrip("/")
+        self.sender = sender
+        self.reply_address = reply_address
+
+    # ---- links and addresses -------------------------------------------------------------
+
+    def play_url(self, game_id: str, seat: int, seq: int) -> str:
+        return f"{self.base_url}/play/{self.links.play(game_id, seat, seq)}"
+
+    def home_url(self, player_id: str) -> str:
+        return f"{self.base_url}/home/{self.links.make('home', player_id)}"
+
+    def unsubscribe_url(self, game_id: str, seat: int) -> str:
+        return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}')}"
+
+    def reply_to(self, game_id: str, seat: int, seq: int) -> str:
+        local, _, domain = self.reply_address.partition("@")
+        return f"{local}+{self.links.play(game_id, seat, seq)}@{domain}"
+
+    def thread_root(self, game_id: str, seat: int) -> str:
+        return f"<{game_id}.{seat}.pbem@{domain_of(self.sender)}>"
+
+    # ---- the mails of one command --------------------------------------------------------
+
+    def for_command(self, service: Service, before: GameState[Any] | None, after: GameState[Any],
+                    events: list[Event], players: list[dict[str, Any]]) -> list[Row]:
+        rules = service.kernel.rules(after)
+        prompts = rules.prompts(after.game) if not after.ended else {}
+        deadlines = {e.payload["seat"]: e.payload for e in events if e.type == DEADLINE_SET}
+        timed_out = {e.payload["seat"] for e in events if e.type == TIMED_OUT}
+        actor = actor_seat(str(events[0].cause.get("actor", "")))
+        undo = any(e.type == "pbem.ActionsUndone" for e in events)
+        rows: list[Row] = []
+        for player in players:
+            seat = int(player["seat"])
+            if after.ended:
+                kind = "ended"
+            elif seat in deadlines:
+                kind = "turn" if deadlines[seat]["kind"] == "turn" else "prompt"
+            elif seat in timed_out:
+                kind = "timeout"
+            elif seat == actor:
+                kind = "receipt"
+            elif undo:
+                kind = "undone"
+            else:
+                continue
+            if not player.get("mail", 1):
+                continue
+            rows += self.compose(service, after, events, player, kind, prompts.get(seat),
+                                 deadline=deadlines.get(seat, {}).get("due_at"),
+                                 receipt=[e for e in events if seat == actor])
+        return rows
+
+    def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
+                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
+                receipt: Sequence[Event] = (), extra: Mapping[str, Any] | None = None) -> list[Row]:
+        """One mail to one player, and the update of what they have been told."""
+        game_id, seat = state.game_id, int(player["seat"])
+        rules = service.kernel.rules(state)
+        sent = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
+                                   (game_id, seat))
+        last_seq = int(sent[0]["last_seq"]) if sent else 0
+        history = {e.seq: e for e in service.store.read(game_id, last_seq)}
+        history.update({e.seq: e for e in new_events if e.seq > last_seq})
+        since = self.describe(service, state, [history[k] for k in sorted(history)], seat)[-60:]
+        now = datetime.now(timezone.utc)
+        context = {
+            "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
+            "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,
+            "deadline": deadline or service.deadline_of(game_id, seat), "now": now.isoformat(timespec="minutes"),
+            "since": since, "view": rules.view(state.game, seat),
+            "play_url": self.play_url(game_id, seat, state.seq) if prompt else None,
+            "reply_to": self.reply_to(game_id, seat, state.seq) if prompt else None,
+            "home_url": self.home_url(service.player_id(str(player["email"]))),
+            "commands": service.legal_texts(state, seat)[:12] if prompt else [],
+            "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type} for e in receipt],
+            "outcome": state.outcome, "seed": state.seed, "seq": state.seq,
+            **(extra or {}),
+        }
+        subject = f"[{rules.title} {game_id}] {SUBJECTS[kind]}"
+        if kind in ("turn", "prompt") and prompt:
+            subject += f": {prompt.text}"
+        message_id, message = build(
+            self.env, kind, context, sender=self.sender, to=address(str(player["name"]), str(player["email"])),
+            subject=subject, thread_root=self.thread_root(game_id, seat), first=not sent,
+            reply_to=context["reply_to"], unsubscribe_url=self.unsubscribe_url(game_id, seat))
+        stamp = now.isoformat(timespec="microseconds")
+        return [
+            mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
+                     message_id=message_id, message=message, now=stamp),
+            Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
+        ]
+
+    @staticmethod
+    def describe(service: Service, state: GameState[Any], events: Sequence[Event], seat: int) -> list[str]:
+        """What happened, in words, as this seat may read it (the delivery layer's own events left out)."""
+        rules = service.kernel.rules(state)
+        names = [s.name for s in state.config.seats]
+        skipped = undone_seqs(events)
+        lines = []
+        for event in events:
+            if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded"):
+                continue
+            if event.type == "pbem.RandomDrawn":
+                continue
+            text = service.describe_event(rules, event, seat, state.ended, names)
+            lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
+        return lines
