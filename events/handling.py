@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 from events.envelope import (SYSTEM, Event, NewEvent, Visibility, event_hash, payload_hash,
                              seat_actor)
 from events.replay import GameState, Replayer, effective
-from events.rng import Rng, new_seed, seed_commitment
+from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
                            RANDOM_DRAWN, EventTypeRegistry)
@@ -314,6 +314,24 @@ class Kernel:
                 if attempt == retries:
                     raise
         raise AssertionError("unreachable")
+
+    def preview(self, game_id: str, seat: int, action: Action) -> tuple[GameState[Any], list[NewEvent]] | None:
+        """The state an action would lead to, without writing anything; None if it would draw on chance.
+
+        :raises InvalidAction, IllegalAction, AmbiguousAction: as ``execute`` would.
+        """
+        state = self.load(game_id)
+        if state.ended:
+            raise IllegalAction("the game is over; nothing more can be played")
+        rules = self.rules(state)
+        if seat not in rules.prompts(state.game):
+            raise IllegalAction("it is not your turn to act")
+        try:
+            produced = rules.decide(state.game, seat, dict(action), NoRandomness())
+        except ChanceNeeded:
+            return None
+        events = self._seal(game_id, state.seq, state.last_hash, produced, seat_actor(seat), {"preview": True})
+        return self.replayer.fold(events, state), produced
 
     def undo(self, game_id: str, seat: int, *, cause: Cause, force: bool = False, actor: str | None = None,
              reason: str = "", hooks: Hooks | None = None) -> CommandResult:

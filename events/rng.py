@@ -99,11 +99,15 @@ class Rng:
         return list(self._draw("shuffle", list(items)))
 
 
+class ChanceNeeded(Exception):
+    """Raised by ``NoRandomness``: the step would draw on chance."""
+
+
 class NoRandomness(Rng):
-    """An Rng that refuses to draw: used where chance must not happen (e.g. previews)."""
+    """An Rng that refuses to draw: for previews, which must not reveal a future draw."""
 
     def __init__(self) -> None:
         super().__init__("", 0)
 
     def _draw(self, op: str, args: list[Any]) -> Any:
-        raise RuntimeError("this step may not use chance")
+        raise ChanceNeeded("this step draws on chance")

@@ -12,16 +12,16 @@ from typing import Any, Iterable, Mapping, Sequence
 from marshmallow import ValidationError
 
 from events import audit
-from events.envelope import Event, NewEvent, actor_seat, payload_hash
+from events.envelope import ORGANISER, SCHEDULER, Event, NewEvent, actor_seat, payload_hash, seat_actor
 from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
 from events.replay import GameNotFound, GameState, undone_seqs
 from events.rules import Action, InvalidAction, Rules
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
                            EnvelopeSchema)
-from events.store import Row, SQLiteEventStore
+from events.store import Row, SQLiteEventStore, write_row
 from pbem import config as config_module
 from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
-                           STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
+                           STANDING_ANSWERS, STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
@@ -195,16 +195,152 @@ class Service:
     def act(self, game_id: str, email: str, command: str | Action, *, cause: Cause,
             expected_seq: int | None = None) -> CommandResult:
         """Apply a text command or a structured action for the player with this email."""
-        seat = self.seat_of(game_id, email)
-        state = self.kernel.load(game_id)
+        return self.act_as(game_id, self.seat_of(game_id, email), command, cause=cause, expected_seq=expected_seq)
+
+    def parse(self, game_id: str, text: str) -> Action:
+        state = self.load(game_id)
+        return self.kernel.rules(state).parse(state.game, text)
+
+    def act_as(self, game_id: str, seat: int, command: str | Action, *, cause: Cause,
+               expected_seq: int | None = None) -> CommandResult:
+        """Apply a text command or a structured action for a seat (a link names the seat, not the email)."""
+        state = self.load(game_id)
         rules = self.kernel.rules(state)
         if isinstance(command, str):
             action = rules.parse(state.game, command)
             cause = Cause(cause.via, cause.detail, command)
         else:
             action = command
-        return self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq,
-                                   hooks=self)
+        result = self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq, hooks=self)
+        self.apply_standing_orders(game_id)
+        return result
+
+    # ---- deadlines, pauses, standing orders --------------------------------------------------
+
+    def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]:
+        """Answer out-of-turn prompts that a player's standing order covers, without a round trip."""
+        done: list[CommandResult] = []
+        for _ in range(limit):
+            state = self.load(game_id)
+            if state.ended:
+                break
+            orders = {(r["seat"], r["topic"]): r["answer"] for r in self.store.query(
+                "SELECT seat, topic, answer FROM standing_orders WHERE game_id = ?", (game_id,))}
+            answer = None
+            for seat, prompt in sorted(self.kernel.rules(state).prompts(state.game).items()):
+                order = orders.get((seat, prompt.topic)) if prompt.topic else None
+                choice = {"always": "use", "never": "decline"}.get(order or "")
+                if choice and choice in prompt.answers:
+                    answer = (seat, prompt.answers[choice], order)
+                    break
+            if answer is None:
+                break
+            seat, action, order = answer
+            done.append(self.kernel.execute(game_id, seat, action, expected_seq=state.seq, hooks=self,
+                                            cause=Cause("standing-order", {"order": order})))
+        return done
+
+    def set_standing_order(self, game_id: str, seat: int, topic: str, answer: str, *, cause: Cause) -> CommandResult:
+        """Record a standing answer (always / never / ask) to one kind of out-of-turn prompt."""
+        if answer not in STANDING_ANSWERS:
+            raise ServiceError(f"a standing order is one of {', '.join(STANDING_ANSWERS)}, not {answer!r}")
+        result = self.kernel.record(game_id, [NewEvent(STANDING_ORDER_SET, {"seat": seat, "topic": topic,
+                                                                            "answer": answer})],
+                                    actor=seat_actor(seat), cause=cause, hooks=self)
+        self.apply_standing_orders(game_id)
+        return result
+
+    def due_deadlines(self, now: datetime) -> list[dict[str, Any]]:
+        return self.store.query(
+            "SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "
+            "WHERE g.status = 'running' AND g.paused_at IS NULL AND d.due_at <= ? ORDER BY d.due_at",
+            (now.isoformat(timespec="seconds"),))
+
+    def time_out(self, game_id: str, seat: int, now: datetime | None = None) -> CommandResult | None:
+        """Play the prompt's default action for a seat whose deadline passed; None if it no longer applies."""
+        now = now or datetime.now(timezone.utc)
+        rows = self.store.query("SELECT due_at, issued_seq FROM deadlines WHERE game_id = ? AND seat = ?",
+                                (game_id, seat))
+        state = self.load(game_id)
+        if not rows or rows[0]["due_at"] > now.isoformat(timespec="seconds") or state.ended:
+            return None
+        prompt = self.kernel.rules(state).prompts(state.game).get(seat)
+        if prompt is None or prompt.default is None:
+            return None
+        due_at = str(rows[0]["due_at"])
+        service = self
+
+        class WithTimeOut:
+            def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+                return [NewEvent(TIMED_OUT, {"seat": seat, "due_at": due_at, "action": dict(prompt.default or {})},
+                                 actor=SCHEDULER)] + service.follow(before, after, events)
+
+            def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
+                return service.rows(before, after, events)
+
+        result = self.kernel.execute(game_id, seat, prompt.default, expected_seq=state.seq, actor=SCHEDULER,
+                                     cause=Cause("scheduler", {"deadline": due_at}), hooks=WithTimeOut())
+        self.apply_standing_orders(game_id)
+        return result
+
+    def reminders_due(self, now: datetime) -> list[dict[str, Any]]:
+        """Deadlines whose next reminder (a fraction of the time allowed) has come."""
+        found = []
+        for row in self.store.query(
+                "SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "
+                "WHERE g.status = 'running' AND g.paused_at IS NULL AND d.reminders_sent < ?", (len(self.reminders),)):
+            issued = datetime.fromisoformat(row["issued_at"])
+            due = datetime.fromisoformat(row["due_at"])
+            if now >= issued + (due - issued) * self.reminders[int(row["reminders_sent"])] and now < due:
+                found.append(row)
+        return found
+
+    def remind(self, game_id: str, seat: int) -> None:
+        """Queue a reminder mail and count it, in one transaction."""
+        state = self.load(game_id)
+        prompt = self.kernel.rules(state).prompts(state.game).get(seat)
+        player = next((p for p in self.players(game_id) if p["seat"] == seat), None)
+        rows = [Row("deadlines", {"game_id": game_id, "seat": seat,
+                                  "reminders_sent": int(self.store.query(
+                                      "SELECT reminders_sent FROM deadlines WHERE game_id = ? AND seat = ?",
+                                      (game_id, seat))[0]["reminders_sent"]) + 1}, pk=("game_id", "seat"))]
+        if self.notifier is not None and prompt is not None and player is not None and player["mail"]:
+            rows += self.notifier.compose(self, state, [], player, "reminder", prompt)
+        with self.store.transaction() as conn:
+            for row in rows:
+                write_row(conn, row)
+
+    def pause(self, game_id: str, reason: str, *, cause: Cause) -> CommandResult:
+        if self.store.query("SELECT 1 FROM games WHERE game_id = ? AND paused_at IS NOT NULL", (game_id,)):
+            raise ServiceError(f"game {game_id} is already paused")
+        return self.kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": reason})], actor=ORGANISER,
+                                  cause=cause, hooks=self)
+
+    def resume(self, game_id: str, reason: str, *, cause: Cause) -> CommandResult:
+        """Resume a paused game; every running deadline moves on by the length of the pause."""
+        found = self.store.query("SELECT paused_at FROM games WHERE game_id = ? AND paused_at IS NOT NULL",
+                                 (game_id,))
+        if not found:
+            raise ServiceError(f"game {game_id} is not paused")
+        paused = datetime.now(timezone.utc) - datetime.fromisoformat(found[0]["paused_at"])
+        drafts = [NewEvent(GAME_RESUMED, {"reason": reason})]
+        for row in self.store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,)):
+            due = datetime.fromisoformat(row["due_at"]) + paused
+            drafts.append(NewEvent(DEADLINE_EXTENDED, {"seat": row["seat"], "due_at": due.isoformat(timespec="seconds"),
+                                                       "reason": f"the game was paused for {_span(paused)}"}))
+        return self.kernel.record(game_id, drafts, actor=ORGANISER, cause=cause, hooks=self)
+
+    def extend(self, game_id: str, hours: float, reason: str, *, cause: Cause, seat: int | None = None) -> CommandResult:
+        """Move the deadlines of the game (or of one seat) later by some hours."""
+        rows = self.store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,))
+        rows = [r for r in rows if seat is None or r["seat"] == seat]
+        if not rows:
+            raise ServiceError("no running deadline to extend" + ("" if seat is None else " for that player"))
+        drafts = [NewEvent(DEADLINE_EXTENDED, {
+            "seat": r["seat"], "reason": reason or f"extended by {hours:g} hours",
+            "due_at": (datetime.fromisoformat(r["due_at"]) + timedelta(hours=hours)).isoformat(timespec="seconds")})
+            for r in rows]
+        return self.kernel.record(game_id, drafts, actor=ORGANISER, cause=cause, hooks=self)
 
     def undo(self, game_id: str, email: str, *, cause: Cause) -> CommandResult:
         seat = self.seat_of(game_id, email)
@@ -388,6 +524,11 @@ class Service:
         else:
             rows.append(Row("game_secrets", {"game_id": game_id, "seed": state.seed}))
         return self.kernel.import_events(events, rows)
+
+
+def _span(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours:.1f} hours" if hours < 48 else f"{hours / 24:.1f} days"
 
 
 def player_id(email: str) -> str:
