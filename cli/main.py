@@ -290,10 +290,164 @@ def game_audit(ctx: click.Context, game_id: str, seq: int) -> None:
 DEMO_PLAYERS = ("Alice <alice@example.org>", "Bob <bob@example.org>", "Carol <carol@example.org>")
 
 
+def _settings(ctx: click.Context) -> config.Settings:
+    try:
+        return config.load(ctx.obj["instance"])
+    except config.ConfigError as err:
+        raise click.ClickException(str(err)) from None
+
+
+def _logging() -> None:
+    import logging
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
 @cli.command()
+@click.option("--demo", is_flag=True, help="Also create a three-player demo game and print its links.")
+@click.option("--game", "game_type", default="emerald", show_default=True, help="The game type of --demo.")
+@click.pass_context
+def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
+    """Run the web pages, the scheduler and the mailbox in one process (the embedded defaults).
+
+    Creates the instance on first run. Stop with Ctrl-C.
+    Example: pbem serve --demo
+    """
+    from werkzeug.serving import make_server
+
+    from pbem.scheduler import SchedulerRunning, build, scheduler_lock
+    from pbem.web import create_app
+
+    config.init_instance(ctx.obj["instance"])
+    settings = _settings(ctx)
+    _logging()
+    if demo:
+        ctx.invoke(demo_command, game_type=game_type)
+    app = create_app({"instance": str(settings.instance)})
+    try:
+        with scheduler_lock(settings.instance):
+            scheduler = build(settings, blocking=False)
+            scheduler.start()
+            server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True)
+            click.echo(f"pbem serving {settings['base_url']} (listening on {settings['host']}:{settings['port']}); "
+                       f"instance {settings.instance}" + (f"; mails at {settings['base_url']}/dev/mail"
+                                                          if settings.dev else ""))
+            try:
+                server.serve_forever()
+            except KeyboardInterrupt:
+                pass
+            finally:
+                scheduler.shutdown(wait=True)
+    except SchedulerRunning as err:
+        raise click.ClickException(f"{err}; stop it, or run only the web pages with gunicorn") from None
+
+
+@cli.command()
+@click.pass_context
+def worker(ctx: click.Context) -> None:
+    """Run the scheduler alone (production: the web pages run under gunicorn).
+
+    Sends mails, reminds, times out, and reads the inbound Maildir if set. Refuses to start if
+    another scheduler runs for this instance. Example: pbem worker
+    """
+    from pbem.scheduler import SchedulerRunning, build, scheduler_lock
+
+    settings = _settings(ctx)
+    _logging()
+    try:
+        with scheduler_lock(settings.instance):
+            click.echo(f"pbem worker for {settings.instance}")
+            try:
+                build(settings, blocking=True).start()
+            except KeyboardInterrupt:
+                pass
+    except SchedulerRunning as err:
+        raise click.ClickException(str(err)) from None
+
+
+@cli.command()
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Read every message of this Maildir (else one message from standard input).")
+@click.pass_context
+def inbound(ctx: click.Context, maildir: Path | None) -> None:
+    """Apply a reply mail (RFC 822 on standard input, e.g. from a mail server's pipe), or a Maildir.
+
+    Exits 1 if the message carries no game link, so the mail server bounces it with the reason.
+    Example: pbem inbound < reply.eml
+    """
+    from pbem.mail.inbound import UnknownReply, process, process_maildir
+
+    settings = _settings(ctx)
+    with open_service(ctx) as service:
+        if maildir is not None:
+            click.echo(f"{process_maildir(service, maildir)} messages read")
+            return
+        try:
+            outcome = process(service, sys.stdin.buffer.read(), str(settings["reply_address"]))
+        except UnknownReply as err:
+            raise click.ClickException(str(err)) from None
+        click.echo(f"applied {len(outcome.applied)} command(s)" + (f"; error: {outcome.error}" if outcome.error else ""))
+
+
+@cli.group()
+def mail() -> None:
+    """The outbox: what was sent, what waits, what failed."""
+
+
+@mail.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {counts, trouble}.")
+@click.pass_context
+def mail_status(ctx: click.Context, as_json: bool) -> None:
+    """Count mails by status and list every failed or retrying one with its last error.
+
+    Example: pbem mail status
+    """
+    from pbem.mail.dispatch import status
+
+    with open_service(ctx) as service:
+        found = status(service.store)
+        if as_json:
+            _print_json(found)
+            return
+        counts = found["counts"]
+        click.echo(", ".join(f"{counts.get(k, 0)} {k}" for k in ("pending", "sent", "failed")))
+        for row in found["trouble"]:
+            click.echo(f"{row['status']:<8} {row['to_addr']}  {row['subject']}  attempts {row['attempts']}  "
+                       f"{'next ' + row['due_at'] if row['status'] == 'pending' else ''}  {row['last_error']}")
+
+
+@mail.command("send")
+@click.pass_context
+def mail_send(ctx: click.Context) -> None:
+    """Send the due mails now, once (what the scheduler does every few seconds).
+
+    Example: pbem mail send
+    """
+    from pbem.scheduler import Jobs
+
+    Jobs(_settings(ctx)).send_mail()
+    with open_service(ctx) as service:
+        from pbem.mail.dispatch import status
+        counts = status(service.store)["counts"]
+        click.echo(", ".join(f"{counts.get(k, 0)} {k}" for k in ("pending", "sent", "failed")))
+
+
+@mail.command("retry")
+@click.pass_context
+def mail_retry(ctx: click.Context) -> None:
+    """Queue every failed mail again (after fixing the cause, e.g. the SMTP settings).
+
+    Example: pbem mail retry
+    """
+    from pbem.mail.dispatch import retry_failed
+
+    with open_service(ctx) as service:
+        click.echo(f"{retry_failed(service.store)} mail(s) queued again")
+
+
+@cli.command("demo")
 @click.option("--game", "game_type", default="emerald", show_default=True, help="The game type to demonstrate.")
 @click.pass_context
-def demo(ctx: click.Context, game_type: str) -> None:
+def demo_command(ctx: click.Context, game_type: str) -> None:
     """Set up the instance if needed, create a three-player demo game, and show how to play it.
 
     Example: pbem demo
@@ -315,6 +469,72 @@ def demo(ctx: click.Context, game_type: str) -> None:
         click.echo(f"  pbem game legal {game_id} --as {who}")
         click.echo(f"  pbem game act {game_id} --as {who} 'COMMAND'")
         click.echo(f"  pbem game log {game_id}")
+        if service.notifier is not None and waiting:
+            click.echo(f"or on the web (with `pbem serve` running): "
+                       f"{service.notifier.play_url(game_id, waiting['seat'], result.after.seq)}")
+
+
+@game.command("pause")
+@click.argument("game_id")
+@click.option("--reason", default="paused by the organiser", show_default=True, help="Why, for the record.")
+@click.pass_context
+def game_pause(ctx: click.Context, game_id: str, reason: str) -> None:
+    """Pause a game: no reminders and no time-outs until it is resumed.
+
+    Example: pbem game pause 3f9a1c22d0 --reason 'Carol is travelling'
+    """
+    with open_service(ctx) as service:
+        service.pause(game_id, reason, cause=Cause("cli"))
+        click.echo(f"game {game_id} paused")
+
+
+@game.command("resume")
+@click.argument("game_id")
+@click.option("--reason", default="resumed by the organiser", show_default=True, help="Why, for the record.")
+@click.pass_context
+def game_resume(ctx: click.Context, game_id: str, reason: str) -> None:
+    """Resume a paused game; every running deadline moves on by the length of the pause.
+
+    Example: pbem game resume 3f9a1c22d0
+    """
+    with open_service(ctx) as service:
+        service.resume(game_id, reason, cause=Cause("cli"))
+        click.echo(f"game {game_id} resumed")
+
+
+@game.command("extend")
+@click.argument("game_id")
+@click.option("--hours", type=float, required=True, help="How many hours later.")
+@click.option("--as", "email", default=None, help="Only this player's deadline (default: every running one).")
+@click.option("--reason", default="", help="Why, for the record and the players.")
+@click.pass_context
+def game_extend(ctx: click.Context, game_id: str, hours: float, email: str | None, reason: str) -> None:
+    """Move deadlines later.
+
+    Example: pbem game extend 3f9a1c22d0 --hours 24 --reason 'holiday'
+    """
+    with open_service(ctx) as service:
+        seat = service.seat_of(game_id, email) if email else None
+        result = service.extend(game_id, hours, reason, cause=Cause("cli"), seat=seat)
+        for event in result.events:
+            click.echo(f"seat {event.payload['seat']}: due {event.payload['due_at']} UTC")
+
+
+@game.command("order")
+@click.argument("game_id")
+@click.argument("topic")
+@click.argument("answer", type=click.Choice(["always", "never", "ask"]))
+@click.option("--as", "email", required=True, help="The player.")
+@click.pass_context
+def game_order(ctx: click.Context, game_id: str, topic: str, answer: str, email: str) -> None:
+    """Set a standing order: how to answer one kind of out-of-turn prompt without being asked.
+
+    Example: pbem game order 3f9a1c22d0 emerald.sherlock always --as alice@example.org
+    """
+    with open_service(ctx) as service:
+        seat = service.seat_of(game_id, email)
+        service.set_standing_order(game_id, seat, topic, answer, cause=Cause("cli"))
+        click.echo(f"standing order for {topic}: {answer}")
 
 
 @cli.command("games")

@@ -48,6 +48,8 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
                        pk=("game_id", "seat", "topic"))
     store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
+    store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
+                                            "error": str}, pk="message_id")
     create_mail_tables(store)
 
 

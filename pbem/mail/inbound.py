@@ -1,0 +1,229 @@
+"""Replies by mail: find the game and seat from the signed token, read the commands, apply them.
+
+The token travels in the reply address (``play+TOKEN@...``) or, if a mail program drops the
+``+`` part, in the play link of the quoted mail. Quoted text and signatures are cut off; the
+first lines that are left are the commands, applied in order through the same service path as
+a web form, stopping at the first error, which is mailed back with the legal choices.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import mailbox
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.message import EmailMessage
+from email.utils import getaddresses
+from html.parser import HTMLParser
+from pathlib import Path
+
+from events.handling import Cause, StaleCommand
+from events.rules import ActionError
+from events.store import Row, write_row
+from pbem.links import LinkError
+from pbem.service import Service, ServiceError
+
+MAX_COMMANDS = 20
+QUOTE_HEADER = re.compile(
+    r"^(on .{0,200}wrote:?|le .{0,200}a écrit ?:?|am .{0,200}schrieb .{0,80}:?|-+ ?original message ?-+|"
+    r"_{5,}|from: .*|sent from my .*|-----.*)$", re.I)
+
+
+class UnknownReply(Exception):
+    """The message carries no valid token: nothing can be done with it."""
+
+
+@dataclass
+class Reply:
+    sender: str
+    message_id: str
+    token: str
+    commands: list[str] = field(default_factory=list)
+
+
+class _TextFromHTML(HTMLParser):
+    """Plain text from an HTML-only reply; quoted parts (blockquote, gmail_quote) are dropped."""
+
+    BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "table"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+        self.depth_stack: list[bool] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = " ".join(v or "" for k, v in attrs if k == "class")
+        quoted = tag == "blockquote" or "quote" in classes or tag in ("style", "script", "head")
+        if tag not in ("br", "img", "hr", "meta", "link", "input"):
+            self.depth_stack.append(quoted)
+            self.skip += quoted
+        if tag in self.BREAKS:
+            self.parts.append("\n")
+        if tag == "a" and not self.skip:
+            href = dict(attrs).get("href") or ""
+            if "/play/" in href:
+                self.parts.append(f" {href} ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in ("br", "img", "hr", "meta", "link", "input") and self.depth_stack:
+            self.skip -= self.depth_stack.pop()
+        if tag in self.BREAKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextFromHTML()
+    parser.feed(html)
+    return "".join(parser.parts)
+
+
+def body_text(message: EmailMessage) -> str:
+    part = message.get_body(preferencelist=("plain",))
+    if part is not None:
+        return str(part.get_content())
+    part = message.get_body(preferencelist=("html",))
+    return html_to_text(str(part.get_content())) if part is not None else ""
+
+
+def strip_quotes(text: str) -> list[str]:
+    """The new lines of a reply: everything before the quote, the quote header or the signature."""
+    kept: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        bare = line.strip()
+        if bare.startswith(">") or line == "-- " or bare == "--" or QUOTE_HEADER.match(bare):
+            break
+        kept.append(bare)
+    return kept
+
+
+def commands_of(lines: list[str]) -> list[str]:
+    """The first block of non-empty lines: one command each."""
+    found: list[str] = []
+    for line in lines:
+        if not line:
+            if found:
+                break
+            continue
+        found.append(line)
+        if len(found) >= MAX_COMMANDS:
+            break
+    return found
+
+
+def find_token(message: EmailMessage, reply_local: str, text: str) -> str | None:
+    headers = []
+    for name in ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To"):
+        headers += message.get_all(name, [])
+    for _, address in getaddresses([str(h) for h in headers]):
+        local = address.rsplit("@", 1)[0]
+        prefix = f"{reply_local}+"
+        if local.lower().startswith(prefix.lower()) and len(local) > len(prefix):
+            return local[len(prefix):]
+    match = re.search(r"/play/([A-Za-z0-9_.\-]+)", text)
+    return match.group(1) if match else None
+
+
+def parse_reply(raw: bytes, reply_address: str) -> Reply:
+    """Read a reply mail; raises ``UnknownReply`` if it carries no token."""
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, EmailMessage)
+    text = body_text(message)
+    full_text = text
+    if not message.get_body(preferencelist=("plain",)):
+        part = message.get_body(preferencelist=("html",))
+        full_text += str(part.get_content()) if part is not None else ""
+    token = find_token(message, reply_address.partition("@")[0], full_text)
+    if not token:
+        raise UnknownReply("this mail carries no game link: reply to a game mail, keeping its reply address")
+    sender = getaddresses([str(message.get("From", ""))])[0][1]
+    return Reply(sender=sender.lower(), message_id=str(message.get("Message-ID", "")).strip(), token=token,
+                 commands=commands_of(strip_quotes(text)))
+
+
+@dataclass
+class Outcome:
+    applied: list[str]
+    error: str | None
+
+
+def apply_reply(service: Service, reply: Reply) -> Outcome:
+    """Apply a reply's commands in order; on the first error mail it back. Each message counts once."""
+    if service.notifier is None:
+        raise ServiceError("replies need the instance's secret key")
+    try:
+        claims = service.notifier.links.read_play(reply.token)
+    except LinkError as err:
+        raise UnknownReply(str(err)) from None
+    if reply.message_id and service.store.query("SELECT 1 FROM inbound_messages WHERE message_id = ?",
+                                                (reply.message_id,)):
+        return Outcome([], None)  # the same message delivered twice: it was applied once already
+    applied: list[str] = []
+    error: str | None = None
+    expected = claims.seq
+    if not reply.commands:
+        error = "the reply had no command in it (write each command on its own line, above the quoted mail)"
+    for text in reply.commands:
+        detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender}
+        try:
+            service.act_as(claims.game_id, claims.seat, text, cause=Cause("mail", detail), expected_seq=expected)
+        except StaleCommand:
+            error = (f"the game has moved on since the mail you answered (your command {text!r} was not applied); "
+                     "see the latest state below")
+            break
+        except (ActionError, ServiceError) as err:
+            error = f"{text!r}: {err}"
+            break
+        applied.append(text)
+        expected = service.load(claims.game_id).seq
+    _record(service, reply, applied, error)
+    if error is not None:
+        _mail_error(service, claims.game_id, claims.seat, error)
+    return Outcome(applied, error)
+
+
+def _record(service: Service, reply: Reply, applied: list[str], error: str | None) -> None:
+    if not reply.message_id:
+        return
+    with service.store.transaction() as conn:
+        write_row(conn, Row("inbound_messages", {
+            "message_id": reply.message_id, "sender": reply.sender,
+            "received_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "applied": len(applied), "error": error}, pk=("message_id",)))
+
+
+def _mail_error(service: Service, game_id: str, seat: int, error: str) -> None:
+    assert service.notifier is not None
+    state = service.load(game_id)
+    player = next(p for p in service.players(game_id) if p["seat"] == seat)
+    prompt = service.kernel.rules(state).prompts(state.game).get(seat) if not state.ended else None
+    rows = service.notifier.compose(service, state, [], player, "reply_error", prompt, extra={"error": error})
+    with service.store.transaction() as conn:
+        for row in rows:
+            write_row(conn, row)
+
+
+def process(service: Service, raw: bytes, reply_address: str) -> Outcome:
+    return apply_reply(service, parse_reply(raw, reply_address))
+
+
+def process_maildir(service: Service, folder: Path) -> int:
+    """Read every message in a Maildir once; each is removed after it was recorded."""
+    box = mailbox.Maildir(folder, create=False)
+    count = 0
+    reply_address = service.notifier.reply_address if service.notifier else "play@localhost"
+    for key in list(box.keys()):
+        raw = box.get_bytes(key)
+        try:
+            apply_reply(service, parse_reply(raw, reply_address))
+        except UnknownReply:
+            pass  # nothing to do with it; a real mailbox gets spam too
+        box.remove(key)
+        count += 1
+    return count

@@ -1,0 +1,131 @@
+"""The scheduler: APScheduler interval jobs over the database, which is the only truth.
+
+Jobs send due mails, remind players before their deadlines, time out those past them, and read
+replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
+loses nothing. Exactly one scheduler may run per instance: a lock file held for the life of the
+process (``fcntl.flock``; released by the OS if the process dies) refuses a second one.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import IO, Any, Callable, Iterator
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from events.rules import ActionError
+from events.store import ConcurrencyError
+from pbem.config import Settings
+from pbem.mail.dispatch import dispatch
+from pbem.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem.service import Service
+
+log = logging.getLogger(__name__)
+
+LOCK_FILE = "scheduler.lock"
+
+
+class SchedulerRunning(Exception):
+    pass
+
+
+@contextmanager
+def scheduler_lock(instance: Path) -> Iterator[IO[str]]:
+    """Hold the instance's scheduler lock, or raise ``SchedulerRunning`` naming the holder."""
+    instance.mkdir(parents=True, exist_ok=True)
+    handle = open(instance / LOCK_FILE, "a+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise SchedulerRunning(f"a scheduler is already running for {instance} ({holder}); "
+                               "only one may run at a time") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"pid {os.getpid()}")
+    handle.flush()
+    try:
+        yield handle
+    finally:
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        handle.close()
+
+
+def transport_for(settings: Settings) -> Transport:
+    if settings["mail_transport"] == "smtp":
+        return SMTPTransport(str(settings["smtp_host"]), int(settings["smtp_port"]), str(settings["smtp_security"]),
+                             str(settings["smtp_user"]), str(settings["smtp_password"]),
+                             float(settings["smtp_timeout"]))
+    if settings["mail_transport"] == "file":
+        return FileTransport(settings.mailbox)
+    raise ValueError(f"mail_transport must be file or smtp, not {settings['mail_transport']!r}")
+
+
+class Jobs:
+    """The scheduler's jobs; each opens its own service (a connection per thread) and closes it."""
+
+    def __init__(self, settings: Settings, open_service: Callable[[], Service] | None = None) -> None:
+        self.settings = settings
+        self.open_service = open_service or (lambda: Service.open(settings))
+
+    @contextmanager
+    def service(self) -> Iterator[Service]:
+        service = self.open_service()
+        try:
+            yield service
+        finally:
+            service.close()
+
+    def send_mail(self) -> None:
+        with self.service() as service:
+            report = dispatch(service.store, transport_for(self.settings), str(self.settings["mail_from"]),
+                              max_attempts=int(self.settings["mail_max_attempts"]),
+                              retry_seconds=float(self.settings["mail_retry_seconds"]))
+        if report.sent or report.retried or report.failed:
+            log.info("mail: %d sent, %d to retry, %d failed", report.sent, report.retried, report.failed)
+
+    def deadlines(self, now: datetime | None = None) -> None:
+        now = now or datetime.now(timezone.utc)
+        with self.service() as service:
+            for row in service.reminders_due(now):
+                service.remind(row["game_id"], int(row["seat"]))
+                log.info("reminded seat %s of game %s", row["seat"], row["game_id"])
+            for row in service.due_deadlines(now):
+                try:
+                    if service.time_out(row["game_id"], int(row["seat"]), now):
+                        log.info("timed out seat %s of game %s", row["seat"], row["game_id"])
+                except (ActionError, ConcurrencyError) as err:  # the game moved on meanwhile: next run sees it
+                    log.info("time-out of seat %s of game %s skipped: %s", row["seat"], row["game_id"], err)
+
+    def inbound(self) -> None:
+        folder = str(self.settings["inbound_maildir"])
+        if not folder:
+            return
+        from pbem.mail.inbound import process_maildir
+        with self.service() as service:
+            count = process_maildir(service, Path(folder))
+        if count:
+            log.info("inbound: %d replies read", count)
+
+
+def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> Any:
+    """An APScheduler with the jobs; a long misfire grace and coalescing, so a late run is never dropped."""
+    jobs = jobs or Jobs(settings)
+    kind = BlockingScheduler if blocking else BackgroundScheduler
+    scheduler = kind(job_defaults={"coalesce": True, "misfire_grace_time": 3600, "max_instances": 1},
+                     timezone=timezone.utc)
+    scheduler.add_job(jobs.send_mail, "interval", seconds=int(settings["dispatch_seconds"]), id="send_mail",
+                      next_run_time=datetime.now(timezone.utc))
+    scheduler.add_job(jobs.deadlines, "interval", seconds=int(settings["deadline_seconds"]), id="deadlines",
+                      next_run_time=datetime.now(timezone.utc))
+    if settings["inbound_maildir"]:
+        scheduler.add_job(jobs.inbound, "interval", seconds=int(settings["dispatch_seconds"]), id="inbound")
+    return scheduler
