@@ -44,14 +44,14 @@ def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_
                        (_iso(moment), batch))
     try:
         for row in rows:
-            _send_one(store, transport, sender, row, max_attempts, retry_seconds, report)
+            _send_one(store, transport, sender, row, max_attempts, retry_seconds, report, now)
     finally:
         transport.close()
     return report
 
 
 def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: dict[str, Any],
-              max_attempts: int, retry_seconds: float, report: DispatchReport) -> None:
+              max_attempts: int, retry_seconds: float, report: DispatchReport, now: datetime | None) -> None:
     attempt = int(row["attempts"]) + 1
     error: str | None = None
     permanent = False
@@ -61,7 +61,7 @@ def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: d
         error, permanent = str(err), True
     except Exception as err:  # any transport trouble is retried: the row must not be lost
         error = f"{type(err).__name__}: {err}"
-    at = _now()
+    at = now or _now()
     with store.transaction() as conn:
         conn.execute("INSERT OR REPLACE INTO mail_attempts (outbox_id, attempt, at, ok, error) VALUES (?,?,?,?,?)",
                      (row["id"], attempt, _iso(at), int(error is None), error))

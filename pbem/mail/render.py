@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 from email.message import EmailMessage
-from email.utils import format_datetime, formataddr, make_msgid
+from email.utils import format_datetime, formataddr
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
@@ -42,7 +42,8 @@ def build(env: jinja2.Environment, template: str, context: Mapping[str, Any], *,
     message["To"] = to
     message["Subject"] = subject
     message["Date"] = format_datetime(datetime.now(timezone.utc))
-    message_id = thread_root if first else make_msgid(uuid.uuid4().hex[:16], domain=domain_of(sender))
+    # short enough never to be folded: some mail programs lose a folded Message-ID
+    message_id = thread_root if first else f"<{uuid.uuid4().hex[:20]}@{domain_of(sender)}>"
     message["Message-ID"] = message_id
     if not first:
         message["In-Reply-To"] = thread_root

@@ -72,7 +72,9 @@ class SMTPTransport:
             self._smtp = self._connect()
         envelope_from = getaddresses([sender])[0][1] or sender
         try:
-            self._smtp.sendmail(envelope_from, [recipient], message.encode("utf-8"))
+            # smtplib sends bytes as they are: SMTP wants CRLF line ends
+            wire = message.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")
+            self._smtp.sendmail(envelope_from, [recipient], wire)
         except smtplib.SMTPRecipientsRefused as err:
             codes = [code for code, _ in err.recipients.values()]
             if all(code >= 500 for code in codes):
