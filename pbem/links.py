@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
@@ -48,6 +49,10 @@ class PlayClaims:
     seat: int
     seq: int
     claims: Claims
+
+    def cause(self) -> dict[str, Any]:
+        """What an audit records about the link: its id, when it was issued, at which move."""
+        return {**self.claims.cause(), "link_issued_seq": self.seq}
 
 
 class Links:
