@@ -1,0 +1,104 @@
+"""One line of plain English per event, as a given seat may read it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from events.envelope import Event
+from pbem.games.emerald.data import catalog, load_data
+
+
+def _cat() -> Any:
+    return catalog(load_data(None))
+
+
+Line = Callable[[], str]
+
+
+def _card(card: Any) -> str:
+    try:
+        c = _cat().cards[int(card)]
+        return f"{c.name} ({c.id})"
+    except (KeyError, TypeError, ValueError):
+        return f"card {card}"
+
+
+def _city(city: Any) -> str:
+    names = _cat().city_names
+    return str(names.get(city, city))
+
+
+def _where(place: Any) -> str:
+    if place in ("stock", "limbo"):
+        return "their stock" if place == "stock" else "Limbo"
+    return _city(place)
+
+
+def _p(seat: Any) -> str:
+    return f"seat {seat}"
+
+
+def describe(event: Event, seat: int | None) -> str:
+    """The kernel replaces "seat N" by display names where it can; card names come from the default data."""
+    name = event.type.split(".", 1)[-1]
+    if not event.visibility.allows(seat):
+        hidden = {"CardsDrawn": "drew cards", "IdentityDealt": "was dealt a Secret Identity card",
+                  "IdentitySeen": "looked at an identity card", "DeckShuffled": "a deck was shuffled",
+                  "StacksDealt": "the Game Card spaces were dealt", "CardsBoxed": "unused cards were boxed"}
+        who = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
+        text = hidden.get(name, "something hidden happened")
+        return f"{_p(who)} {text}." if who is not None and name in ("CardsDrawn", "IdentityDealt", "IdentitySeen") \
+            else text[0].upper() + text[1:] + "."
+    p: Mapping[str, Any] = event.payload
+    s = _p(p.get("seat"))
+    lines: dict[str, Line] = {
+        "StacksDealt": lambda: "The Game Card spaces were dealt.",
+        "CardsBoxed": lambda: f"{len(p['cards'])} game cards stay in the box.",
+        "CardRevealed": lambda: f"{_card(p['card'])} is turned face up in {_city(p['city'])}.",
+        "RoyaltySlid": lambda: f"{_card(p['card'])} slides to the Royalty slot of {_city(p['city'])}.",
+        "DeckShuffled": lambda: f"{s}'s deck is shuffled.",
+        "DiscardReshuffled": lambda: f"{s} shuffles {p['count']} discarded cards into a new deck.",
+        "CardsDrawn": lambda: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
+        "CardsDrawnCount": lambda: f"{s} draws {p['count']} card(s).",
+        "IdentityDealt": lambda: f"{s} is a {p['identity'].capitalize()}.",
+        "IdentitiesDealt": lambda: f"{p['count']} Secret Identity cards are dealt.",
+        "FirstPlayerChosen": lambda: f"{s} goes first.",
+        "AgentPlaced": lambda: f"{s} places {p.get('count', 1)} agent(s) in {_city(p['city'])}.",
+        "AgentRemoved": lambda: f"{s} loses {p.get('count', 1)} agent(s) from {_city(p['city'])}"
+                                + {"trophy": " (onto the assassin's card)", "migo": " (onto Mi-Go)",
+                                   "yog": " (onto Yog-Sothoth)"}.get(p["to"], "") + ".",
+        "AgentMoved": lambda: f"{s} moves an agent from {_city(p['from'])} to {_city(p['to'])}.",
+        "CubesMoved": lambda: f"{s} moves {p['count']} cube(s) from {_where(p['from'])} to {_where(p['to'])}.",
+        "CubesCleared": lambda: f"The cubes in {_city(p['city'])} leave: {s}'s to Limbo, the others' to their stock.",
+        "CardsPlayed": lambda: f"{s} plays {', '.join(_card(c) for c in p['cards'])}"
+                               + {"removed": " (out of the game)", "kept": " (beside their identity card)"}.get(p["to"], "")
+                               + ".",
+        "CardClaimed": lambda: f"{s} claims {_card(p['card'])} from {_city(p['city'])}.",
+        "CardRemoved": lambda: f"{_card(p['card'])} is removed from the game.",
+        "VPScored": lambda: f"{s} {'scores' if p['amount'] >= 0 else 'loses'} {abs(p['amount'])} {p['type']} VP"
+                            + (f" ({p['reason']})" if p.get("reason") else "") + ".",
+        "KillScored": lambda: f"{s} scores {p['amount']} VP for assassinating an agent of {_p(p['victim'])}.",
+        "MarkerMoved": lambda: f"The {'Restorationist' if p['track'] == 'resto' else 'Loyalist'} marker moves to {p['to']}.",
+        "SanityRolled": lambda: f"{s} rolls the Sanity die: {'insanity!' if p['face'] == 'insane' else 'blank'}.",
+        "SanityChanged": lambda: f"{s} now has {p['to']} sanity token(s).",
+        "RoyaltyTaken": lambda: f"{s} {'assassinates' if p['how'] == 'assassinated' else 'hides'} {_card(p['card'])}.",
+        "IdentityRevealed": lambda: f"{s} reveals: {p['side'].capitalize()}.",
+        "IdentityLooked": lambda: f"{s} looks at {_p(p['target'])}'s Secret Identity card.",
+        "IdentitySeen": lambda: f"{s} sees that {_p(p['target'])} holds a {p['identity'].capitalize()} card.",
+        "SideChanged": lambda: f"{s} has a Change of Heart.",
+        "BlackHandPlayed": lambda: f"{s} plays The Black Hand.",
+        "ZombiesPlaced": lambda: f"{s} places {p['count']} zombie(s) in {_city(p['city'])}.",
+        "ZombiesRemoved": lambda: f"{p['count']} zombie(s) leave {_city(p['city'])}.",
+        "ZombieCardsVoided": lambda: "The Zombie and Vampire cards are out of the game.",
+        "StepSet": lambda: f"{s} goes on with the action." if p.get("step") else f"{s} finishes the step.",
+        "ActionCompleted": lambda: f"{s} completes action {p.get('number', '')}.",
+        "InterruptOffered": lambda: f"{s} may play an interrupt.",
+        "InterruptAnswered": lambda: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'does not interrupt'}.",
+        "InterruptClosed": lambda: "The interrupt window closes.",
+        "AgentsOwed": lambda: f"{s} must place {p['count']} agent(s).",
+        "TurnStarted": lambda: f"Turn {p['turn']}: {s} to play.",
+        "GameEnded": lambda: "The game is over: " + ", ".join(f"seat {k} is {v}" for k, v in sorted(p["sides"].items())) + ".",
+    }
+    fn = lines.get(name)
+    return str(fn()) if fn else name

@@ -1,0 +1,97 @@
+"""The data files: counts, provenance, overrides and the validator."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.rules import InvalidAction
+from pbem.games.emerald import RULES
+from pbem.games.emerald.data import catalog
+from tests.emerald.harness import Game
+
+
+def test_default_data_has_every_component() -> None:
+    data = RULES.load_data(None)
+    assert sum(c["copies"] for c in data["game_cards"]) == 66
+    assert len(data["starting_cards"]) == 10
+    assert [c["name"] for c in data["cities"]] == ["Berlin", "Cairo", "Constantinople", "London", "Madrid",
+                                                   "Paris", "Rome", "St. Petersburg", "Vienna"]
+    assert len(data["royalty"]) == 9
+    assert len(data["sanity_die"]["faces"]) == 6
+    cat = catalog(data)
+    assert len([c for c in cat.cards.values() if c.kind == "start"]) == 50
+
+
+def test_rulebook_values_are_as_written() -> None:
+    data = RULES.load_data(None)
+    g = data["game"]
+    assert g["victory_target"] == {"2": 28, "3": 24, "4": 22, "5": 20}
+    assert g["cards_per_space"] == {"2": 3, "3": 3, "4": 4, "5": 5}
+    cities = {c["id"]: c for c in data["cities"]}
+    assert cities["paris"]["defence"] == 4
+    assert cities["berlin"]["symbols"]["vp_neutral"] + cities["madrid"]["symbols"]["vp_neutral"] == 8
+    royal = {r["city"]: r for r in data["royalty"]}
+    assert (royal["paris"]["name"], royal["paris"]["defence"], royal["paris"]["vp"]) == \
+        ("The Spinner in the Darkness", 5, 4)
+    assert royal["london"]["name"] == "Gloriana"
+    cards = {c["number"]: c for c in data["game_cards"]}
+    assert cards["046"]["symbols"]["bomb"] == 3
+    assert cards["054"]["symbols"]["kill_vp"] == 3 and cards["054"]["symbols"]["insanity"] == 1
+    assert cards["020"]["symbols"]["kill_vp"] == 4
+    assert cards["011"]["symbols"]["vp_resto"] == 1
+    assert cards["005"]["symbols"]["agent"] == 2
+    starting = {c["number"]: c for c in data["starting_cards"]}
+    assert starting["S002"]["name"] == "Hired Assassin"
+    assert any(c["symbols"].get("cube") == 2 for c in data["starting_cards"])
+
+
+def test_assumed_values_are_listed() -> None:
+    data = RULES.load_data(None)
+    assumed = set(data["assumed"])
+    assert "sanity_die.faces" in assumed
+    assert "cities.london.defence" in assumed
+    assert "cities.paris.defence" not in assumed
+    assert "royalty.paris.vp" not in assumed
+    assert "royalty.cairo.vp" in assumed
+    assert "game.identities" in assumed
+    assert "game.victory_target" not in assumed
+    assert all(k in ("die_faces", "identities", "card_list", "card_symbols", "city_vp", "city_defence",
+                     "royalty", "starting_cards", "kill_vp_type") for k in data["assumed_reasons"])
+
+
+def test_an_override_is_applied_and_no_longer_assumed() -> None:
+    data = RULES.load_data({"cities": [{"id": "london", "defence": 6}],
+                            "sanity_die": {"faces": ["insane", "blank", "blank", "blank", "blank", "blank"]},
+                            "game_cards": [{"number": "001", "symbols": {"claim": 2}}]})
+    cities = {c["id"]: c for c in data["cities"]}
+    assert cities["london"]["defence"] == 6
+    assert "cities.london.defence" not in data["assumed"]
+    assert "cities.london.defence" in data["overridden"]
+    assert data["sanity_die"]["faces"].count("insane") == 1
+    assert {c["number"]: c for c in data["game_cards"]}["001"]["symbols"]["claim"] == 2
+    game = Game.new(3, override={"cities": [{"id": "london", "defence": 6}]})
+    assert game.state.cat.city_defence["london"] == 6
+    assert game.config.data["overridden"] == ["cities.london.defence"]
+
+
+def test_the_validator_reports_every_problem_at_once() -> None:
+    with pytest.raises(InvalidAction) as err:
+        RULES.load_data({"game": {"agents": "ten", "colour": "red"},
+                         "cities": [{"id": "atlantis", "defence": 3}, {"id": "paris", "defence": -1},
+                                    {"id": "rome", "defense": 4}],
+                         "royalty": [{"city": "paris", "vp": "x"}],
+                         "sanity_die": {"faces": ["skull"]},
+                         "game_cards": [{"number": "001", "copies": 2, "symbols": {"laser": 1}},
+                                        {"number": "031", "text": "nonsense"}],
+                         "widgets": {}})
+    text = str(err.value)
+    for bit in ("game.agents", "game.colour", "atlantis", "cities.paris.defence", "royalty.paris.vp",
+                "sanity_die.faces", "laser", "nonsense", "67", "widgets",
+                "cities.rome.defense: unknown field"):
+        assert bit in text, bit
+
+
+def test_config_data_is_json_and_recorded() -> None:
+    import json
+    data = RULES.load_data(None)
+    assert json.loads(json.dumps(data)) == data

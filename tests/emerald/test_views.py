@@ -1,0 +1,66 @@
+"""Views are allow-lists: each seat sees the board, its own secrets and nothing else."""
+
+from __future__ import annotations
+
+import json
+
+from pbem.games.emerald import RULES
+from tests.emerald.harness import Game, random_playout, started
+
+
+def test_a_player_sees_the_board_their_hand_identity_and_sanity() -> None:
+    g = Game.new(3, seed="view")
+    v = RULES.view(g.state, 1)
+    json.dumps(v)
+    you = v["you"]
+    assert [c["id"] for c in you["hand"]] == list(g.state.players[1].hand)
+    assert you["identity_card"] == g.state.players[1].identity and you["sanity"] == 3
+    assert you["deck_size"] == 5
+    for other in (0, 2):
+        entry = v["players"][other]
+        assert entry["hand_size"] == 5 and entry["deck_size"] == 5 and entry["discard_size"] == 0
+        assert "hand" not in entry and "identity_card" not in entry and "side" not in entry
+    assert len(v["cities"]) == 9 and all(c["top"] is not None for c in v["cities"])
+    assert all("stack" not in c for c in v["cities"])
+    assert v["uses_assumed_data"] and "sanity_die.faces" in v["assumed"]
+
+
+def test_a_spectator_sees_only_public_information() -> None:
+    g = Game.new(2, seed="spectator")
+    v = RULES.view(g.state, None)
+    assert "you" not in v and "prompt" not in v
+    text = json.dumps(v)
+    for p in g.state.players:
+        for card in p.hand:
+            assert f'"id": {card},' not in text
+
+
+def test_the_prompted_seat_sees_its_prompt() -> None:
+    g = started()
+    v = RULES.view(g.state, 0)
+    assert v["prompt"]["kind"] == "turn" and v["prompt"]["default"] == {"kind": "pass"}
+    assert "prompt" not in RULES.view(g.state, 1)
+
+
+def test_after_the_game_everything_is_revealed() -> None:
+    g = random_playout(3, 7)
+    v = RULES.view(g.state, None)
+    assert v["phase"] == "over" and v["outcome"]["winners"]
+    for i, p in enumerate(g.state.players):
+        assert v["players"][i]["identity_card"] == p.identity
+        assert [c["id"] for c in v["players"][i]["hand"]] == list(p.hand)
+    assert RULES.prompts(g.state) == {}
+
+
+def test_describe_does_not_leak_hidden_events() -> None:
+    g = Game.new(3, seed="describe")
+    drawn = next(e for e in g.events if e.type == "emerald.CardsDrawn" and e.payload["seat"] == 0)
+    mine = RULES.describe(drawn, 0)
+    theirs = RULES.describe(drawn, 1)
+    assert "draws" in mine and "(" in mine
+    assert theirs == "seat 0 drew cards."
+    ident = next(e for e in g.events if e.type == "emerald.IdentityDealt" and e.payload["seat"] == 2)
+    side = ident.payload["identity"].capitalize()
+    assert side not in RULES.describe(ident, 0) and side in RULES.describe(ident, 2)
+    for e in g.events:
+        assert isinstance(RULES.describe(e, None), str)
