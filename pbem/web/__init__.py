@@ -1,0 +1,126 @@
+"""The web pages and the JSON API: a Flask app factory over ``pbem.service``.
+
+Every page behind a link only shows on GET; acting is a POST with a CSRF token. Every
+response is ``no-store`` and sends no referrer, so a token in a URL stays between the
+player and this server.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Mapping
+
+import jinja2
+from flask import Flask, Response, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from pbem import config
+from pbem.links import Links
+from pbem.web.common import PageError, close_service, error_response
+
+TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+MAX_BODY = 64 * 1024
+
+log = logging.getLogger(__name__)
+
+# The pages carry no script and load nothing from elsewhere.
+CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
+       "base-uri 'none'; frame-ancestors 'none'")
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """The app for an instance folder (``instance`` in ``test_config``, else ``$PBEM_INSTANCE``).
+
+    Other keys of ``test_config`` that name a setting (``docs/configuration.md``) override it;
+    the rest are Flask config (``TESTING``, ...).
+
+    :raises config.ConfigError: a broken config file, or no secret key to sign links with.
+    """
+    extra = dict(test_config or {})
+    instance = config.instance_path(extra.pop("instance", None))
+    settings = config.load(instance)
+    overrides = {k: extra.pop(k) for k in list(extra) if k in config.SETTINGS}
+    if overrides:
+        settings = config.Settings(settings.instance, {**settings.values, **overrides})
+
+    app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
+    app.config.from_mapping(MAX_CONTENT_LENGTH=MAX_BODY, PBEM_SETTINGS=settings)
+    app.config.update(extra)
+    app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+
+    env = app.jinja_env
+    env.trim_blocks = True
+    env.lstrip_blocks = True
+    env.undefined = jinja2.StrictUndefined
+    env.filters["label"] = lambda key: str(key).replace("_", " ")
+    env.filters["utc"] = utc
+    env.filters["columns"] = columns
+    env.tests["mapping"] = lambda value: isinstance(value, Mapping)
+    env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
+
+    from pbem.web import api, dev, games, home, play, unsubscribe
+    for module in (play, home, games, api, dev, unsubscribe):
+        app.register_blueprint(module.bp)
+
+    app.teardown_appcontext(close_service)
+    app.after_request(secure_headers)
+    app.register_error_handler(PageError, error_response)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(Exception, unexpected_error)
+    return app
+
+
+def utc(moment: Any) -> str:
+    """An ISO time as ``2025-03-01 18:00 UTC``."""
+    if not moment:
+        return "none"
+    try:
+        parsed = datetime.fromisoformat(str(moment))
+    except ValueError:
+        return str(moment)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def columns(rows: list[Mapping[str, Any]]) -> list[str]:
+    """The keys of a list of objects, in order of first appearance (a table's columns)."""
+    found: dict[str, None] = {}
+    for row in rows:
+        found.update(dict.fromkeys(row))
+    return list(found)
+
+
+def secure_headers(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    return response
+
+
+MESSAGES = {
+    404: "There is no such page here. If you followed a link from a mail, use the latest one.",
+    405: "This page cannot be used that way (wrong HTTP method). Links in mails only show; "
+         "acting is done with the buttons on the page.",
+    413: f"What was sent is too large (at most {MAX_BODY // 1024} KiB).",
+    415: "Send the body as JSON with the header Content-Type: application/json.",
+}
+
+
+def http_error(err: HTTPException) -> Any:
+    status = err.code or 500
+    message = MESSAGES.get(status) or err.description or "The request cannot be handled."
+    return error_response(PageError(status, err.name, message))
+
+
+def unexpected_error(err: Exception) -> Any:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    if request.path.startswith("/api/"):
+        from flask import jsonify
+        return jsonify({"error": "internal", "message": "Something went wrong on the server; it was logged."}), 500
+    return render_template("web/error.html", status=500, title="Server error",
+                           message="Something went wrong on the server; it was logged. Nothing you did caused "
+                                   "this; try again later."), 500

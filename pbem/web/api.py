@@ -1,0 +1,102 @@
+"""The JSON API for bots and other clients, over the same service and the same signed links.
+
+POSTs must be ``Content-Type: application/json``: a page on another site cannot send that
+without the browser asking first, so the API needs no CSRF token.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, jsonify, request, url_for
+
+from events.handling import Cause, StaleCommand
+from events.rules import ActionError
+from pbem.service import ServiceError
+from pbem.web.common import PageError, action_refused, check_game, command_text, links, read_play, service
+from pbem.web.play import stale_page
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def bad(message: str, status: int = 400, code: str = "bad_request") -> PageError:
+    return PageError(status, "Bad request", message, code)
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Any:
+    check_game(game_id)
+    return jsonify({"game": service().show(game_id), "log": service().log(game_id)})
+
+
+@bp.get("/play/<token>")
+def play(token: str) -> Any:
+    seat = read_play(token)
+    if seat.stale:
+        raise stale_page(seat, api=True)
+    svc = service()
+    shown = svc.show(seat.claims.game_id, seat.email)
+    return jsonify({"game": shown, "prompt": shown["your_prompt"],
+                    "legal_actions": svc.legal(seat.claims.game_id, seat.email) if shown["your_prompt"] else [],
+                    "deadline": svc.deadline_of(seat.claims.game_id, seat.claims.seat)})
+
+
+def posted_command() -> str | dict[str, Any]:
+    """``{"text": "..."}`` or ``{"action": {...}}``, checked for shape and types."""
+    data = request.get_data(cache=False)  # refuses a body over MAX_CONTENT_LENGTH with a 413 first
+    if not request.is_json:
+        raise bad("send the command as JSON with Content-Type: application/json", 415, "unsupported_media_type")
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError):
+        raise bad("the body is not valid JSON") from None
+    if not isinstance(body, dict):
+        raise bad('the body must be a JSON object: {"text": "..."} or {"action": {...}}')
+    unknown = sorted(set(body) - {"text", "action"})
+    if unknown:
+        raise bad(f"unknown field(s): {', '.join(unknown)}")
+    if ("text" in body) == ("action" in body):
+        raise bad('give exactly one of "text" (a text command) or "action" (an action object)')
+    if "text" in body:
+        if not isinstance(body["text"], str) or not body["text"].strip():
+            raise bad('"text" must be a non-empty string')
+        return command_text(body["text"])
+    action = body["action"]
+    if not isinstance(action, dict) or not isinstance(action.get("kind"), str):
+        raise bad('"action" must be an object with a string "kind", as listed in legal_actions')
+    return action
+
+
+@bp.post("/play/<token>")
+def act(token: str) -> Any:
+    seat = read_play(token)
+    command = posted_command()
+    if seat.stale:
+        raise stale_page(seat, api=True)
+    svc = service()
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    if isinstance(command, dict):
+        # decide accepts exactly the legal actions; handing it only those keeps odd JSON away from the rules
+        legal = svc.legal(game_id, seat.email)
+        match = next((entry for entry in legal if entry["action"] == command
+                      and json.dumps(entry["action"], sort_keys=True) == json.dumps(command, sort_keys=True)), None)
+        if match is None:
+            raise PageError(422, "Not allowed now", "that action is not legal now; legal_actions lists what is",
+                            "illegal_command", {"legal": [entry["text"] for entry in legal]})
+        command = match["action"]
+    try:
+        result = svc.act_as(game_id, index, command, cause=Cause("api", seat.claims.claims.cause()),
+                            expected_seq=seat.claims.seq)
+    except StaleCommand:
+        raise stale_page(seat, api=True) from None
+    except (ActionError, ServiceError) as err:
+        refusal = action_refused(err)
+        if refusal.status == 422:
+            refusal.extra["legal"] = [entry["text"] for entry in svc.legal(game_id, seat.email)]
+        raise refusal from None
+    shown = svc.show(game_id, seat.email)
+    token = links().play(game_id, index, shown["seq"])
+    return jsonify({"receipt": [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in result.events],
+                    "seq": shown["seq"], "status": shown["status"], "prompt": shown["your_prompt"],
+                    "next_token": token, "next_url": url_for("api.play", token=token)})

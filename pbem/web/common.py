@@ -1,0 +1,167 @@
+"""What every blueprint shares: the service on ``g``, the links, reading tokens, and refusals as pages or JSON."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from flask import current_app, g, jsonify, render_template, request
+
+from events.handling import StaleCommand
+from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAction
+from pbem import config
+from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
+from pbem.service import Service, ServiceError
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+MAX_COMMAND = 1000
+
+
+@dataclass
+class PageError(Exception):
+    """A refusal shown to the reader: as a page, or as JSON under ``/api/``."""
+
+    status: int
+    title: str
+    message: str
+    code: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+    template: str = "web/error.html"
+
+
+def error_response(err: PageError) -> Any:
+    if request.path.startswith("/api/"):
+        body = {"error": err.code or err.title.lower().replace(" ", "_"), "message": err.message}
+        body.update({k: v for k, v in err.extra.items() if k in ("current_seq", "current_token", "current_url",
+                                                                 "legal", "issued_seq")})
+        return jsonify(body), err.status
+    return render_template(err.template, status=err.status, title=err.title, message=err.message,
+                           **err.extra), err.status
+
+
+# ---- the service and the links --------------------------------------------------------------
+
+def settings() -> config.Settings:
+    found: config.Settings = current_app.config["PBEM_SETTINGS"]
+    return found
+
+
+def service() -> Service:
+    """The request's service, opened on first use and closed at teardown."""
+    if "pbem_service" not in g:
+        g.pbem_service = Service.open(settings())
+    found: Service = g.pbem_service
+    return found
+
+
+def close_service(_: BaseException | None = None) -> None:
+    opened = g.pop("pbem_service", None)
+    if opened is not None:
+        opened.close()
+
+
+def links() -> Links:
+    found: Links = current_app.extensions["pbem.links"]
+    return found
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def link_refused(err: LinkError) -> PageError:
+    if isinstance(err, ExpiredLink):
+        return PageError(410, "Link expired", sentence(str(err)), "expired_link")
+    return PageError(403, "Link not valid", sentence(str(err)), "forged_link")
+
+
+def read_token(purpose: str, token: str) -> Any:
+    try:
+        if purpose == "play":
+            return links().read_play(token)
+        return links().read(purpose, token)
+    except LinkError as err:
+        raise link_refused(err) from None
+
+
+def check_game(game_id: str) -> None:
+    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one)."""
+    if not GAME_ID.match(game_id or "") or service().store.last(game_id)[0] == 0:
+        raise PageError(404, "No such game", f"There is no game {game_id!r} on this server.", "unknown_game")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A play link's game and seat, checked against the database."""
+
+    claims: PlayClaims
+    email: str
+    name: str
+    seq: int              # the game's current seq
+
+    @property
+    def stale(self) -> bool:
+        return self.claims.seq != self.seq
+
+
+def read_play(token: str) -> Seat:
+    claims: PlayClaims = read_token("play", token)
+    check_game(claims.game_id)
+    found = [p for p in service().players(claims.game_id) if p["seat"] == claims.seat]
+    if not found:
+        raise PageError(404, "No such seat", f"Game {claims.game_id} has no seat {claims.seat}.", "unknown_seat")
+    return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), service().store.last(claims.game_id)[0])
+
+
+def fresh_play_token(game_id: str, seat: int) -> str:
+    return links().play(game_id, seat, service().store.last(game_id)[0])
+
+
+def home_token(email: str) -> str:
+    return links().make("home", service().player_id(email))
+
+
+def check_csrf(token: str, form_value: Any) -> None:
+    try:
+        links().check_csrf(token, form_value if isinstance(form_value, str) else "")
+    except LinkError:
+        raise PageError(403, "Form expired", "This form has expired or was not made by this page; "
+                        "open your link again and repeat what you did. Nothing was changed.", "bad_csrf") from None
+
+
+def action_refused(err: ActionError | ServiceError) -> PageError:
+    """The status and words for a command the rules or the service refused."""
+    if isinstance(err, StaleCommand):
+        return PageError(409, "The game has moved on", sentence(str(err)), "stale",
+                         {"current_seq": err.current_seq, "issued_seq": err.issued_seq})
+    if isinstance(err, (InvalidAction, AmbiguousAction)):
+        return PageError(400, "Command not understood" if isinstance(err, InvalidAction) else "Command ambiguous",
+                         sentence(str(err)), "invalid_command" if isinstance(err, InvalidAction) else "ambiguous_command")
+    if isinstance(err, IllegalAction):
+        return PageError(422, "Not allowed now", sentence(str(err)), "illegal_command")
+    return PageError(400, "Refused", sentence(str(err)), "refused")
+
+
+def command_text(value: Any) -> str:
+    """A typed or chosen command, checked for type and size (the rules' ``parse`` does the rest)."""
+    if not isinstance(value, str):
+        raise PageError(400, "Bad request", "The command must be text.", "bad_field")
+    if len(value) > MAX_COMMAND:
+        raise PageError(400, "Command too long", f"A command has at most {MAX_COMMAND} characters.", "bad_field")
+    if any(ord(c) < 32 and c not in "\t" for c in value):
+        raise PageError(400, "Bad request", "A command is one line of text.", "bad_field")
+    return value.strip()
+
+
+def board_template(game_type: str) -> str | None:
+    """The game's own board partial, ``templates/web/games/<game_type>.html``, if there is one."""
+    if not re.fullmatch(r"[a-z0-9_]+", game_type):
+        return None
+    name = f"web/games/{game_type}.html"
+    try:
+        current_app.jinja_env.get_template(name)
+    except jinja2.TemplateNotFound:
+        return None
+    return name

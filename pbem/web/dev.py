@@ -1,0 +1,94 @@
+"""The file mailbox in the browser (dev mode only): every mail sent, newest first, with its links clickable."""
+
+from __future__ import annotations
+
+import re
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template
+from markupsafe import Markup, escape
+
+from pbem.web.common import settings
+
+bp = Blueprint("dev", __name__, url_prefix="/dev")
+
+NAME = re.compile(r"^[A-Za-z0-9_\-]{1,100}\.eml$")
+URL = re.compile(r"https?://[^\s<>\"']+")
+
+
+@bp.before_request
+def dev_only() -> None:
+    if not settings().dev:
+        abort(404)
+
+
+def mail_files() -> list[Path]:
+    folder = settings().mailbox
+    if not folder.is_dir():
+        return []
+    found = [p for p in folder.iterdir() if NAME.match(p.name) and p.is_file()]
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+
+
+def read_mail(path: Path) -> EmailMessage:
+    with open(path, "rb") as handle:
+        message: EmailMessage = BytesParser(policy=policy.default).parse(handle)
+        return message
+
+
+def part(message: EmailMessage, subtype: str) -> str:
+    body = message.get_body(preferencelist=(subtype,))
+    return str(body.get_content()) if body is not None and body.get_content_subtype() == subtype else ""
+
+
+def linked(text: str) -> Markup:
+    """Plain text, escaped, with every URL made a link."""
+    pieces: list[str] = []
+    last = 0
+    for match in URL.finditer(text):
+        pieces.append(str(escape(text[last:match.start()])))
+        url = escape(match.group(0))
+        pieces.append(f'<a href="{url}">{url}</a>')
+        last = match.end()
+    pieces.append(str(escape(text[last:])))
+    return Markup("".join(pieces))
+
+
+def find(name: str) -> Path:
+    if not NAME.match(name):
+        abort(404)
+    path = settings().mailbox / name
+    if not path.is_file():
+        abort(404)
+    return path
+
+
+@bp.get("/mail")
+def mailbox() -> Any:
+    mails = []
+    for path in mail_files():
+        message = read_mail(path)
+        mails.append({"name": path.name, "to": message.get("To", ""), "subject": message.get("Subject", ""),
+                      "date": message.get("Date", "")})
+    return render_template("web/dev_mail.html", mails=mails, folder=str(settings().mailbox))
+
+
+@bp.get("/mail/<name>")
+def mail(name: str) -> Any:
+    message = read_mail(find(name))
+    headers = [(k, str(message.get(k, ""))) for k in ("From", "To", "Subject", "Date", "Reply-To",
+                                                      "Message-ID", "In-Reply-To", "List-Unsubscribe")]
+    return render_template("web/dev_mail_one.html", name=name, headers=[h for h in headers if h[1]],
+                           text=linked(part(message, "plain")), has_html=bool(part(message, "html")))
+
+
+@bp.get("/mail/<name>/html")
+def mail_html(name: str) -> Any:
+    html = part(read_mail(find(name)), "html")
+    if not html:
+        abort(404)
+    return Response(html, mimetype="text/html")

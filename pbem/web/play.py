@@ -1,0 +1,194 @@
+"""The play page behind a mail's link: the private view, the action forms, preview, confirm, undo, standing orders.
+
+GET only shows. Every POST carries the page's CSRF token, and is refused unless the link's
+seq is still the game's seq, so a replayed or outdated form changes nothing.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from flask import Blueprint, render_template, request, url_for
+
+from events.handling import Cause, CommandResult, StaleCommand
+from events.rules import ActionError
+from pbem.delivery import STANDING_ANSWERS
+from pbem.service import ServiceError
+from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
+                             home_token, links,
+                             read_play, service)
+
+bp = Blueprint("play", __name__, url_prefix="/play")
+
+# Undo and standing orders take no expected seq in the service; within this process the seq
+# check and the write are made one step by this lock.
+_write_lock = threading.Lock()
+
+
+def standing_orders(seat: Seat, shown: dict[str, Any]) -> list[dict[str, str]]:
+    """The out-of-turn topics this player can set an order for, with the current answer."""
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    current = {r["topic"]: r["answer"] for r in service().store.query(
+        "SELECT topic, answer FROM standing_orders WHERE game_id = ? AND seat = ?", (game_id, index))}
+    topics: dict[str, str] = {}
+    rules = service().kernel.rules(service().load(game_id))
+    topics.update(getattr(rules, "standing_order_topics", {}) or {})
+    prompt = shown.get("your_prompt")
+    if prompt and prompt.get("topic") and prompt.get("answers"):
+        topics.setdefault(prompt["topic"], prompt["text"])
+    for topic in current:
+        topics.setdefault(topic, topic)
+    return [{"topic": t, "text": text, "answer": current.get(t, "ask")} for t, text in sorted(topics.items())]
+
+
+def page_context(token: str, seat: Seat) -> dict[str, Any]:
+    svc = service()
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    shown = svc.show(game_id, seat.email)
+    return {
+        "token": token, "csrf": links().csrf(token), "game": shown, "name": seat.name,
+        "legal": svc.legal(game_id, seat.email) if shown["your_prompt"] else [],
+        "log": svc.log(game_id, seat.email), "deadline": svc.deadline_of(game_id, index),
+        "orders": standing_orders(seat, shown) if shown["status"] == "running" else [],
+        "answers": STANDING_ANSWERS, "board": board_template(shown["game_type"]),
+        "home_url": url_for("home.page", token=home_token(seat.email)),
+        "public_url": url_for("games.page", game_id=game_id),
+        "status": 200, "title": "", "message": None,
+    }
+
+
+def stale_page(seat: Seat, api: bool = False) -> PageError:
+    """The game moved on since the link was issued: say so, show it now, and give the current link."""
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    current = service().store.last(game_id)[0]
+    token = links().play(game_id, index, current)
+    return PageError(
+        409, "The game has moved on",
+        f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since. "
+        "Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
+        {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
+         "current_url": url_for("api.play" if api else "play.page", token=token),
+         "game": service().show(game_id, seat.email), "name": seat.name},
+        template="web/stale.html")
+
+
+def refuse_on_page(token: str, seat: Seat, err: ActionError | ServiceError) -> PageError:
+    """A refused command: the play page again, with the reason on top (or the stale page)."""
+    if isinstance(err, StaleCommand):
+        return stale_page(seat)
+    refusal = action_refused(err)
+    context = page_context(token, seat)
+    context.update(status=refusal.status, title=refusal.title, message=refusal.message)
+    return PageError(refusal.status, refusal.title, refusal.message, refusal.code,
+                     {k: v for k, v in context.items() if k not in ("status", "title", "message")},
+                     template="web/play.html")
+
+
+def posted_seat(token: str) -> Seat:
+    """The link of a POST: valid, with a valid CSRF token, and not outdated."""
+    seat = read_play(token)
+    check_csrf(token, request.form.get("csrf"))
+    if seat.stale:
+        raise stale_page(seat)
+    return seat
+
+
+def chosen_command() -> str:
+    text = command_text(request.form.get("text", ""))
+    choice = command_text(request.form.get("choice", ""))
+    chosen = text or choice
+    if not chosen:
+        raise PageError(400, "No action chosen", "Choose one of the actions, or type a command.", "no_command")
+    return chosen
+
+
+def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
+    svc = service()
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    shown = svc.show(game_id, seat.email)
+    token = links().play(game_id, index, shown["seq"])
+    receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in (result.events if result else [])]
+    return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
+                           next_url=url_for("play.page", token=token),
+                           home_url=url_for("home.page", token=home_token(seat.email)))
+
+
+@bp.get("/<token>")
+def page(token: str) -> Any:
+    seat = read_play(token)
+    if seat.stale:
+        raise stale_page(seat)
+    return render_template("web/play.html", **page_context(token, seat))
+
+
+@bp.post("/<token>/preview")
+def preview(token: str) -> Any:
+    seat = posted_seat(token)
+    text = chosen_command()
+    svc = service()
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    try:
+        state = svc.load(game_id)
+        rules = svc.kernel.rules(state)
+        action = rules.parse(state.game, text)
+        previewed = svc.kernel.preview(game_id, index, action)
+    except (ActionError, ServiceError) as err:
+        raise refuse_on_page(token, seat, err) from None
+    view, hidden = None, ""
+    if previewed is None:
+        hidden = "This action involves chance (a die roll or a shuffle); its result appears once you confirm."
+    elif any(draft.reveals for draft in previewed[1]):
+        # a preview must not show a card before the player is committed to drawing it
+        hidden = "This action reveals hidden information; its result appears once you confirm."
+    else:
+        after = previewed[0]
+        view = svc.kernel.rules(after).view(after.game, index)
+    shown = svc.show(game_id, seat.email)
+    return render_template("web/preview.html", token=token, csrf=links().csrf(token), text=text,
+                           formatted=rules.format(state.game, action),
+                           view=view, hidden=hidden, game=shown, name=seat.name,
+                           board=board_template(shown["game_type"]))
+
+
+@bp.post("/<token>")
+def act(token: str) -> Any:
+    seat = posted_seat(token)
+    text = chosen_command()
+    try:
+        result = service().act_as(seat.claims.game_id, seat.claims.seat, text,
+                                  cause=Cause("link", seat.claims.claims.cause()), expected_seq=seat.claims.seq)
+    except (ActionError, ServiceError) as err:
+        raise refuse_on_page(token, seat, err) from None
+    return done_page(seat, f"Done: {text}", result)
+
+
+@bp.post("/<token>/undo")
+def undo(token: str) -> Any:
+    with _write_lock:
+        seat = posted_seat(token)
+        try:
+            result = service().undo(seat.claims.game_id, seat.email, cause=Cause("link", seat.claims.claims.cause()))
+        except (ActionError, ServiceError) as err:
+            raise refuse_on_page(token, seat, err) from None
+    return done_page(seat, "Your last action was taken back", result)
+
+
+@bp.post("/<token>/orders")
+def orders(token: str) -> Any:
+    with _write_lock:
+        seat = posted_seat(token)
+        topic, answer = request.form.get("topic", ""), request.form.get("answer", "")
+        allowed = {o["topic"] for o in standing_orders(seat, service().show(seat.claims.game_id, seat.email))}
+        if topic not in allowed:
+            raise PageError(400, "Unknown decision", "There is no such out-of-turn decision to set an order for.",
+                            "bad_field")
+        if answer not in STANDING_ANSWERS:
+            raise PageError(400, "Bad answer", f"A standing order is one of {', '.join(STANDING_ANSWERS)}.",
+                            "bad_field")
+        try:
+            result = service().set_standing_order(seat.claims.game_id, seat.claims.seat, topic, answer,
+                                                  cause=Cause("link", seat.claims.claims.cause()))
+        except (ActionError, ServiceError) as err:
+            raise refuse_on_page(token, seat, err) from None
+    return done_page(seat, f"Standing order saved: {answer}", result)

@@ -1,0 +1,38 @@
+"""Turning a seat's mails off: GET asks, POST does it (a button, or a mail client's RFC 8058 one-click POST)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from pbem.web.common import PageError, check_csrf, check_game, links, read_token, service
+
+bp = Blueprint("unsubscribe", __name__, url_prefix="/unsubscribe")
+
+
+def subscription(token: str) -> tuple[str, int, dict[str, Any]]:
+    claims = read_token("unsubscribe", token)
+    game_id, _, seat = claims.subject.rpartition(".")
+    check_game(game_id)
+    found = [p for p in service().players(game_id) if str(p["seat"]) == seat]
+    if not found:
+        raise PageError(404, "No such seat", f"Game {game_id} has no seat {seat}.", "unknown_seat")
+    return game_id, int(seat), found[0]
+
+
+@bp.get("/<token>")
+def ask(token: str) -> Any:
+    game_id, _, player = subscription(token)
+    return render_template("web/unsubscribe.html", token=token, csrf=links().csrf(token), game_id=game_id,
+                           player=player, done=False)
+
+
+@bp.post("/<token>")
+def confirm(token: str) -> Any:
+    game_id, seat, player = subscription(token)
+    if request.form.get("List-Unsubscribe") != "One-Click":  # RFC 8058: the token in the URL is the proof
+        check_csrf(token, request.form.get("csrf"))
+    with service().store.transaction() as conn:
+        conn.execute("UPDATE seats SET mail = 0 WHERE game_id = ? AND seat = ?", (game_id, seat))
+    return render_template("web/unsubscribe.html", token=token, csrf="", game_id=game_id, player=player, done=True)

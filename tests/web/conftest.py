@@ -1,0 +1,86 @@
+"""Fixtures of the web tests: an instance folder, the app over it, a Highdie game of two players."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from pbem import config
+from pbem.links import Links
+from pbem.service import Player, Service
+from pbem.web import create_app
+
+SECRET = "test-secret-key-for-links"
+ANN = Player("ann@example.org", "Ann")
+BEN = Player("ben@example.org", "Ben")
+
+
+@pytest.fixture
+def app(tmp_path: Path, highdie_registered: None) -> Flask:
+    return create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True, "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def service(app: Flask) -> Iterator[Service]:
+    svc = Service.open(app.config["PBEM_SETTINGS"])
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def links(app: Flask) -> Links:
+    found: Links = app.extensions["pbem.links"]
+    return found
+
+
+@dataclass
+class Game:
+    """A running Highdie game and the means to follow it from the outside."""
+
+    id: str
+    service: Service
+    links: Links
+
+    def seq(self) -> int:
+        return self.service.store.last(self.id)[0]
+
+    def token(self, seat: int, seq: int | None = None) -> str:
+        return self.links.play(self.id, seat, self.seq() if seq is None else seq)
+
+    def turn(self) -> int:
+        return int(self.service.show(self.id)["waiting_for"][0]["seat"])
+
+    def outbox(self) -> int:
+        return int(self.service.store.query("SELECT count(*) AS n FROM outbox")[0]["n"])
+
+
+@pytest.fixture
+def game(service: Service, links: Links) -> Game:
+    result = service.create_game("highdie", [ANN, BEN], seed="web-tests")
+    return Game(result.after.game_id, service, links)
+
+
+def csrf_of(page: str) -> str:
+    """The CSRF token in a page's first form."""
+    marker = 'name="csrf" value="'
+    start = page.index(marker) + len(marker)
+    return page[start:page.index('"', start)]
+
+
+def text(response: Any) -> str:
+    return str(response.get_data(as_text=True))
+
+
+def settings_of(app: Flask) -> config.Settings:
+    found: config.Settings = app.config["PBEM_SETTINGS"]
+    return found
