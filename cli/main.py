@@ -303,7 +303,8 @@ def _logging() -> None:
 
 
 @cli.command()
-@click.option("--demo", is_flag=True, help="Also create a three-player demo game and print its links.")
+@click.option("--demo", is_flag=True,
+              help="On an instance without games, first create a three-player demo game and print its links.")
 @click.option("--game", "game_type", default="emerald", show_default=True, help="The game type of --demo.")
 @click.pass_context
 def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
@@ -321,7 +322,12 @@ def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
     settings = _settings(ctx)
     _logging()
     if demo:
-        ctx.invoke(demo_command, game_type=game_type)
+        with open_service(ctx) as service:
+            fresh = not service.list_games()
+        if fresh:
+            ctx.invoke(demo_command, game_type=game_type)
+        else:
+            click.echo("the instance has games already: no new demo game (use `pbem demo` for another)")
     app = create_app({"instance": str(settings.instance)})
     try:
         with scheduler_lock(settings.instance):

@@ -1,0 +1,55 @@
+"""`pbem serve` as a real process: one command starts the pages, the scheduler and the mailbox."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from delivery import free_port
+
+ROOT = Path(__file__).parent.parent
+
+
+def pbem(*args: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+
+def wait_for(url: str, seconds: float = 30) -> str:
+    deadline = time.time() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return str(response.read().decode("utf-8"))
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "PBEM_INSTANCE": str(tmp_path / "inst"), "PBEM_PORT": str(port),
+           "PBEM_BASE_URL": f"http://127.0.0.1:{port}", "PBEM_DISPATCH_SECONDS": "1"}
+    server = pbem("serve", "--demo", env=env)
+    try:
+        mailbox = ""
+        deadline = time.time() + 60
+        while "alice@example.org" not in mailbox.lower() and time.time() < deadline:
+            mailbox = wait_for(f"http://127.0.0.1:{port}/dev/mail")
+            time.sleep(0.3)
+        assert "alice@example.org" in mailbox.lower(), "the scheduler mailed the first player"
+        assert list((tmp_path / "inst" / "mailbox").glob("*.eml"))
+        second = pbem("worker", env=env)
+        out, _ = second.communicate(timeout=60)
+        assert second.returncode == 1 and "already running" in out
+    finally:
+        server.send_signal(signal.SIGINT)
+        out, _ = server.communicate(timeout=60)
+    assert server.returncode == 0, out
+    assert "pbem serving" in out and "Created A Study in Emerald" in out
