@@ -38,13 +38,15 @@ def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: P
            "PBEM_BASE_URL": f"http://127.0.0.1:{port}", "PBEM_DISPATCH_SECONDS": "1"}
     server = pbem("serve", "--demo", env=env)
     try:
-        mailbox = ""
-        deadline = time.time() + 60
-        while "alice@example.org" not in mailbox.lower() and time.time() < deadline:
-            mailbox = wait_for(f"http://127.0.0.1:{port}/dev/mail")
-            time.sleep(0.3)
-        assert "alice@example.org" in mailbox.lower(), "the scheduler mailed the first player"
-        assert list((tmp_path / "inst" / "mailbox").glob("*.eml"))
+        deadline = time.time() + 90
+        while not list((tmp_path / "inst" / "mailbox").glob("*.eml")) and time.time() < deadline:
+            assert server.poll() is None, server.communicate()[0]
+            time.sleep(0.2)
+        [mail] = list((tmp_path / "inst" / "mailbox").glob("*.eml"))
+        text = mail.read_text()
+        assert "Your turn" in text and "@example.org>" in text, "the scheduler mailed the first player"
+        listing = wait_for(f"http://127.0.0.1:{port}/dev/mail")
+        assert mail.stem in listing, listing
         second = pbem("worker", env=env)
         out, _ = second.communicate(timeout=60)
         assert second.returncode == 1 and "already running" in out
