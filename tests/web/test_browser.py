@@ -101,7 +101,8 @@ class Browser:
             try:
                 page = self.text()
             except AssertionError as err:  # the old page went away while it was read
-                if "stale element" not in str(err) and "no such element" not in str(err):
+                transient = ("stale element", "no such element", "does not belong to the document")
+                if not any(t in str(err) for t in transient):
                     raise
                 continue
             if expected in page:

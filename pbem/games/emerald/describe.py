@@ -6,10 +6,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from events.envelope import Event
+from functools import lru_cache
+
 from pbem.games.emerald.data import catalog, load_data
 
 
+@lru_cache(maxsize=1)
 def _cat() -> Any:
+    # describe() has no state, so names come from the default data: loaded once, not per event
     return catalog(load_data(None))
 
 
