@@ -5,15 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-import jinja2
-
 from events.envelope import Event, actor_seat
 from events.replay import GameState, undone_seqs
 from events.store import Row
 from pbem.delivery import DEADLINE_SET, TIMED_OUT
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
-from pbem.mail.render import address, build, domain_of
+from pbem.mail.render import address, domain_of, new_message_id
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -33,9 +31,7 @@ SUBJECTS = {
 class Notifier:
     """Composes the mails of a command; knows the templates, the links and the addresses."""
 
-    def __init__(self, env: jinja2.Environment, links: Links, *, base_url: str, sender: str,
-                 reply_address: str) -> None:
-        self.env = env
+    def __init__(self, links: Links, *, base_url: str, sender: str, reply_address: str) -> None:
         self.links = links
         self.base_url = base_url.rstrip("/")
         self.sender = sender
@@ -120,14 +116,16 @@ class Notifier:
         subject = f"[{rules.title} {game_id}] {SUBJECTS[kind]}"
         if kind in ("turn", "prompt") and prompt:
             subject += f": {prompt.text}"
-        message_id, message = build(
-            self.env, kind, context, sender=self.sender, to=address(str(player["name"]), str(player["email"])),
-            subject=subject, thread_root=self.thread_root(game_id, seat), first=not sent,
-            reply_to=context["reply_to"], unsubscribe_url=self.unsubscribe_url(game_id, seat))
+        root = self.thread_root(game_id, seat)
+        message_id = root if not sent else new_message_id(self.sender)
         stamp = now.isoformat(timespec="microseconds")
+        draft = {"template": kind, "context": context, "sender": self.sender, "subject": subject,
+                 "to": address(str(player["name"]), str(player["email"])), "message_id": message_id,
+                 "thread_root": root, "reply_to": context["reply_to"], "date": stamp,
+                 "unsubscribe_url": self.unsubscribe_url(game_id, seat)}
         return [
             mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
-                     message_id=message_id, message=message, now=stamp),
+                     message_id=message_id, draft=draft, now=stamp),
             Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
         ]
 

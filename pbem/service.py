@@ -25,7 +25,6 @@ from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
-from pbem.mail.render import environment
 from pbem.notify import Notifier
 
 RECORD_FORMAT = "pbem-game-record"
@@ -96,7 +95,7 @@ class Service:
         notifier = None
         if settings["secret_key"]:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
-            notifier = Notifier(environment(), links, base_url=str(settings["base_url"]),
+            notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]))
         return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
                    interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"])

@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
+from pbem.mail.outbox import message_of
 from delivery import ANN, BEN, make_settings, parse, text_of
 from events.handling import Cause
 from pbem.mail.inbound import UnknownReply, parse_reply, process, process_maildir, strip_quotes
@@ -31,9 +32,9 @@ def game(service: Service) -> str:
 
 
 def latest_mail(service: Service, address: str) -> EmailMessage:
-    row = service.store.query("SELECT message FROM outbox WHERE to_addr = ? ORDER BY created_at DESC LIMIT 1",
+    row = service.store.query("SELECT draft, message FROM outbox WHERE to_addr = ? ORDER BY created_at DESC LIMIT 1",
                               (address,))[0]
-    return parse(row["message"])
+    return parse(message_of(row))
 
 
 def reply_to(original: EmailMessage, body: str, *, html: str | None = None, to: str | None = None,

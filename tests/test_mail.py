@@ -12,6 +12,7 @@ from typing import Iterator
 
 import pytest
 
+from pbem.mail.outbox import message_of
 from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, make_settings, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
@@ -39,7 +40,7 @@ def test_creating_a_game_mails_the_first_player_their_turn(service: Service, gam
     [first] = mails_to(service, ANN.email)
     assert first["kind"] == "turn" and first["status"] == "pending"
     assert mails_to(service, BEN.email) == []
-    message = parse(first["message"])
+    message = parse(message_of(first))
     assert message["Message-ID"] == f"<{game}.0.pbem@localhost>" and message["In-Reply-To"] is None
     text = text_of(message)
     assert "Ann, it is your turn." in text and "/play/" in text and "Deadline:" in text
@@ -51,13 +52,13 @@ def test_a_move_mails_a_receipt_to_the_mover_and_the_turn_to_the_next(service: S
     result = service.act(game, ANN.email, "bet 2", cause=CLI)
     ann = mails_to(service, ANN.email)
     assert [m["kind"] for m in ann] == ["turn", "receipt"]
-    receipt = parse(ann[-1]["message"])
+    receipt = parse(message_of(ann[-1]))
     assert receipt["In-Reply-To"] == f"<{game}.0.pbem@localhost>" == receipt["References"]
     for event in result.events:
         assert f"event {event.seq}" in text_of(receipt) and event.hash in text_of(receipt)
     [ben] = mails_to(service, BEN.email)
     assert ben["kind"] == "turn"
-    text = text_of(parse(ben["message"]))
+    text = text_of(parse(message_of(ben)))
     assert "Ann" in text and "Bet" in text
 
 
@@ -72,15 +73,15 @@ def test_mails_keep_each_players_secrets_and_address_private(service: Service, g
     service.act(game, ANN.email, "bet 1", cause=CLI)
     ann_hand = service.load(game).game.hands[0]
     [ben] = mails_to(service, BEN.email)
-    message = parse(ben["message"])
+    message = parse(message_of(ben))
     body = text_of(message) + html_of(message)
-    assert ANN.email not in body and ANN.email not in ben["message"]
+    assert ANN.email not in body and ANN.email not in message_of(ben)
     assert f"hand: {ann_hand[0]}" not in text_of(message)
     assert str(ann_hand) not in body
 
 
 def test_every_mail_has_a_text_and_an_html_part_and_the_headers_players_need(service: Service, game: str) -> None:
-    message = parse(mails_to(service, ANN.email)[0]["message"])
+    message = parse(message_of(mails_to(service, ANN.email)[0]))
     assert message.get_content_type() == "multipart/alternative"
     html = html_of(message)
     assert "<script" not in html.lower() and "<table" in html and "style=" in html
@@ -100,7 +101,7 @@ def test_the_game_end_mail_gives_scores_and_how_they_were_reached(service: Servi
         service.act_as(game, seat, "bet 3" if prompt.kind == "turn" else "accept", cause=CLI)
     ended = [m for m in mails_to(service, BEN.email) if m["kind"] == "ended"]
     assert len(ended) == 1
-    text = text_of(parse(ended[0]["message"]))
+    text = text_of(parse(message_of(ended[0])))
     assert "FINAL SCORES" in text and "(winner)" in text and "mail" in text  # the seed "mail" is revealed
     assert "points" in text
 

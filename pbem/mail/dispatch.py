@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from events.store import SQLiteEventStore
+from pbem.mail.outbox import message_of
 from pbem.mail.transport import PermanentFailure, Transport
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_
     """Send the due rows of the outbox once each; returns what happened."""
     moment = now or _now()
     report = DispatchReport()
-    rows = store.query("SELECT id, to_addr, message, attempts, message_id FROM outbox "
+    rows = store.query("SELECT id, to_addr, draft, message, attempts, message_id FROM outbox "
                        "WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, created_at LIMIT ?",
                        (_iso(moment), batch))
     try:
@@ -55,8 +56,15 @@ def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: d
     attempt = int(row["attempts"]) + 1
     error: str | None = None
     permanent = False
+    message = None
     try:
-        transport.send(sender, row["to_addr"], row["message"], row["id"])
+        message = message_of(row)
+    except Exception as err:  # a template that cannot render: retrying will not help; the operator must see it
+        error, permanent = f"cannot render the mail: {type(err).__name__}: {err}", True
+        log.exception("mail %s cannot be rendered", row["id"])
+    try:
+        if message is not None:
+            transport.send(sender, row["to_addr"], message, row["id"])
     except PermanentFailure as err:
         error, permanent = str(err), True
     except Exception as err:  # any transport trouble is retried: the row must not be lost
@@ -66,8 +74,8 @@ def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: d
         conn.execute("INSERT OR REPLACE INTO mail_attempts (outbox_id, attempt, at, ok, error) VALUES (?,?,?,?,?)",
                      (row["id"], attempt, _iso(at), int(error is None), error))
         if error is None:
-            conn.execute("UPDATE outbox SET status = 'sent', attempts = ?, sent_at = ?, last_error = NULL "
-                         "WHERE id = ?", (attempt, _iso(at), row["id"]))
+            conn.execute("UPDATE outbox SET status = 'sent', attempts = ?, sent_at = ?, last_error = NULL, "
+                         "message = ? WHERE id = ?", (attempt, _iso(at), message, row["id"]))
             report.sent += 1
         elif permanent or attempt >= max_attempts:
             conn.execute("UPDATE outbox SET status = 'failed', attempts = ?, last_error = ? WHERE id = ?",

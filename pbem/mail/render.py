@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import lru_cache
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from datetime import datetime, timezone
@@ -14,8 +15,12 @@ import jinja2
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
 
+@lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The Jinja2 environment of mails and pages; HTML is autoescaped, text is not."""
+    """The Jinja2 environment of mails; HTML is autoescaped, text is not.
+
+    One per process, so that each template is compiled once, not once per request.
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=jinja2.select_autoescape(enabled_extensions=("html",), default_for_string=False),
@@ -31,32 +36,39 @@ def domain_of(address: str) -> str:
     return address.rsplit("@", 1)[-1].strip(" >") or "localhost"
 
 
-def build(env: jinja2.Environment, template: str, context: Mapping[str, Any], *, sender: str, to: str,
-          subject: str, thread_root: str, first: bool, reply_to: str | None,
-          unsubscribe_url: str | None) -> tuple[str, str]:
-    """Render ``mail/TEMPLATE.txt`` and ``.html`` into an RFC 5322 message; returns (Message-ID, message text)."""
+def new_message_id(sender: str) -> str:
+    # short enough never to be folded: some mail programs lose a folded Message-ID
+    return f"<{uuid.uuid4().hex[:20]}@{domain_of(sender)}>"
+
+
+def build(draft: Mapping[str, Any]) -> str:
+    """Render a mail's draft (written with the command) into an RFC 5322 message: a text and an HTML part.
+
+    Rendering happens when the mail is sent, off the player's request; the draft holds
+    everything the mail says, fixed at the moment of the move.
+    """
+    env = environment()
+    template, context = draft["template"], draft["context"]
     text = env.get_template(f"mail/{template}.txt").render(**context)
     html = env.get_template(f"mail/{template}.html").render(**context)
     message = EmailMessage()
-    message["From"] = sender
-    message["To"] = to
-    message["Subject"] = subject
-    message["Date"] = format_datetime(datetime.now(timezone.utc))
-    # short enough never to be folded: some mail programs lose a folded Message-ID
-    message_id = thread_root if first else f"<{uuid.uuid4().hex[:20]}@{domain_of(sender)}>"
-    message["Message-ID"] = message_id
-    if not first:
-        message["In-Reply-To"] = thread_root
-        message["References"] = thread_root
-    if reply_to:
-        message["Reply-To"] = reply_to
-    if unsubscribe_url:
-        message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+    message["From"] = draft["sender"]
+    message["To"] = draft["to"]
+    message["Subject"] = draft["subject"]
+    message["Date"] = format_datetime(datetime.fromisoformat(draft["date"]))
+    message["Message-ID"] = draft["message_id"]
+    if draft["message_id"] != draft["thread_root"]:
+        message["In-Reply-To"] = draft["thread_root"]
+        message["References"] = draft["thread_root"]
+    if draft.get("reply_to"):
+        message["Reply-To"] = draft["reply_to"]
+    if draft.get("unsubscribe_url"):
+        message["List-Unsubscribe"] = f"<{draft['unsubscribe_url']}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(text)
     message.add_alternative(html, subtype="html")
-    return message_id, message.as_string()
+    return message.as_string()
 
 
 def address(name: str, email: str) -> str:

@@ -2,7 +2,7 @@
 
     python tests/bench/bench_mail.py [--count N]
 
-Both sides send the same pre-rendered messages to the same aiosmtpd server in the same run:
+The baseline sends pre-rendered messages; pbem renders each from its draft (as it does for real) and sends it to the same aiosmtpd server in the same run:
 the baseline with ``smtplib.SMTP.sendmail`` in a loop over one connection, pbem with
 ``pbem.mail.dispatch.dispatch`` (which also reads each row and records each attempt in
 SQLite, durably). Goal: pbem at least 0.5 of the baseline's rate.
@@ -26,6 +26,7 @@ from events.handling import Cause  # noqa: E402
 from kernelgame import RULES  # noqa: E402
 from pbem import games  # noqa: E402
 from pbem.mail.dispatch import dispatch  # noqa: E402
+from pbem.mail.outbox import message_of  # noqa: E402
 from pbem.mail.transport import SMTPTransport  # noqa: E402
 from pbem.service import Service  # noqa: E402
 
@@ -42,8 +43,9 @@ def main() -> None:
         service = Service.open(make_settings(Path(tmp) / "inst"))
         game = service.create_game("highdie", [ANN, BEN], seed="bench").after.game_id
         service.act(game, ANN.email, "bet 1", cause=Cause("bench"))
-        template = service.store.query("SELECT * FROM outbox LIMIT 1")[0]
-        messages = [template["message"].replace("\n", "\r\n").encode("utf-8")] * args.count
+        template = service.store.query("SELECT * FROM outbox LIMIT 1")[0]  # its draft, rendered on sending
+        rendered = message_of(template)
+        messages = [rendered.replace("\n", "\r\n").encode("utf-8")] * args.count
         base_rates, pbem_rates = [], []
         for _ in range(args.runs):
             start = time.perf_counter()
@@ -56,10 +58,10 @@ def main() -> None:
             with service.store.transaction() as conn:
                 conn.execute("DELETE FROM outbox")
                 conn.executemany(
-                    "INSERT INTO outbox (id, game_id, seat, to_addr, kind, subject, message_id, message, status, "
+                    "INSERT INTO outbox (id, game_id, seat, to_addr, kind, subject, message_id, draft, status, "
                     "attempts, due_at, created_at) VALUES (?,?,?,?,?,?,?,?,'pending',0,?,?)",
                     [(f"m{i}", game, 0, template["to_addr"], "turn", template["subject"], f"<m{i}@x>",
-                      template["message"], template["due_at"], template["created_at"]) for i in range(args.count)])
+                      template["draft"], template["due_at"], template["created_at"]) for i in range(args.count)])
             start = time.perf_counter()
             report = dispatch(service.store, SMTPTransport("127.0.0.1", port, "none"), "pbem <pbem@localhost>",
                               max_attempts=3, retry_seconds=1, batch=args.count)
