@@ -117,6 +117,21 @@ def undoable_commands(commands: Sequence[list[Event]], seat: int) -> tuple[list[
     return found, "there is nothing earlier to undo"
 
 
+_REGISTRIES: dict[tuple[int, ...], EventTypeRegistry] = {}
+
+
+def _registry(games: tuple[Rules[Any], ...], extra_types: tuple[EventType, ...]) -> EventTypeRegistry:
+    """The registry of the kernel's, the extra and the games' event types; built once per set of games."""
+    key = tuple(id(x) for x in games + extra_types)
+    if key not in _REGISTRIES:
+        registry = EventTypeRegistry(list(KERNEL_EVENT_TYPES) + list(extra_types))
+        for rules in games:
+            for event_type in rules.event_types:
+                registry.register(event_type)
+        _REGISTRIES[key] = registry
+    return _REGISTRIES[key]
+
+
 class Kernel:
     """The one way anything is written: create a game, run a command, undo."""
 
@@ -126,10 +141,7 @@ class Kernel:
         self.store = store
         self.games = games
         if registry is None:
-            registry = EventTypeRegistry(list(KERNEL_EVENT_TYPES) + list(extra_types))
-            for rules in games.values():
-                for event_type in rules.event_types:
-                    registry.register(event_type)
+            registry = _registry(tuple(games.values()), tuple(extra_types))
         self.registry = registry
         self.replayer = Replayer(games, registry)
         self.clock = clock
@@ -276,11 +288,12 @@ class Kernel:
 
     def execute(self, game_id: str, seat: int, action: Action, *, cause: Cause,
                 expected_seq: int | None = None, actor: str | None = None,
-                hooks: Hooks | None = None, retries: int = 3) -> CommandResult:
+                hooks: Hooks | None = None, retries: int = 3, state: GameState[Any] | None = None) -> CommandResult:
         """Decide ``action`` for ``seat`` and append its events.
 
         With ``expected_seq`` (the seq a link was issued at) a game that moved on
         refuses the command; without it a concurrent append is retried on the new state.
+        ``state``, if the caller has just loaded it, saves loading it again.
 
         :raises StaleCommand: the game moved on since ``expected_seq``.
         :raises InvalidAction, IllegalAction, AmbiguousAction: from the rules.
@@ -288,7 +301,8 @@ class Kernel:
         if not isinstance(action, Mapping) or not isinstance(action.get("kind"), str):
             raise InvalidAction("an action is an object with a 'kind'")
         for attempt in range(retries + 1):
-            state = self.load(game_id)
+            if state is None or attempt > 0:
+                state = self.load(game_id)
             if expected_seq is not None and state.seq != expected_seq:
                 raise StaleCommand(game_id, expected_seq, state.seq)
             if state.ended:

@@ -32,8 +32,13 @@ RECORD_VERSION = 1
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
+_READY: set[str] = set()
+
+
 def create_tables(store: SQLiteEventStore) -> None:
-    """The service's read models and mail tables (the events' own tables belong to the store)."""
+    """The service's read models and mail tables (the events' own tables belong to the store); once per process."""
+    if str(store.path.resolve()) in _READY:
+        return
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
                                  "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str},
                        pk="game_id")
@@ -50,6 +55,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
                                             "error": str}, pk="message_id")
     create_mail_tables(store)
+    _READY.add(str(store.path.resolve()))
 
 
 class ServiceError(Exception):
@@ -212,7 +218,8 @@ class Service:
             cause = Cause(cause.via, cause.detail, command)
         else:
             action = command
-        result = self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq, hooks=self)
+        result = self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq, hooks=self,
+                                     state=state)
         self.apply_standing_orders(game_id)
         return result
 
@@ -221,12 +228,14 @@ class Service:
     def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]:
         """Answer out-of-turn prompts that a player's standing order covers, without a round trip."""
         done: list[CommandResult] = []
+        orders = {(r["seat"], r["topic"]): r["answer"] for r in self.store.query(
+            "SELECT seat, topic, answer FROM standing_orders WHERE game_id = ? AND answer != 'ask'", (game_id,))}
+        if not orders:
+            return done
         for _ in range(limit):
             state = self.load(game_id)
             if state.ended:
                 break
-            orders = {(r["seat"], r["topic"]): r["answer"] for r in self.store.query(
-                "SELECT seat, topic, answer FROM standing_orders WHERE game_id = ?", (game_id,))}
             answer = None
             for seat, prompt in sorted(self.kernel.rules(state).prompts(state.game).items()):
                 order = orders.get((seat, prompt.topic)) if prompt.topic else None
