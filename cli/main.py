@@ -526,6 +526,21 @@ def game_extend(ctx: click.Context, game_id: str, hours: float, email: str | Non
             click.echo(f"seat {event.payload['seat']}: due {event.payload['due_at']} UTC")
 
 
+@game.command("organiser-link")
+@click.argument("game_id")
+@click.pass_context
+def game_organiser_link(ctx: click.Context, game_id: str) -> None:
+    """Print the signed link to the game's organiser page (pause, resume, extend); give it to the organiser.
+
+    Example: pbem game organiser-link 3f9a1c22d0
+    """
+    with open_service(ctx) as service:
+        service.load(game_id)
+        if service.notifier is None:
+            raise click.ClickException("the instance has no secret_key to sign links with; run `pbem init`")
+        click.echo(service.notifier.organiser_url(game_id))
+
+
 @game.command("order")
 @click.argument("game_id")
 @click.argument("topic")

@@ -45,6 +45,9 @@ class Notifier:
     def home_url(self, player_id: str) -> str:
         return f"{self.base_url}/home/{self.links.make('home', player_id)}"
 
+    def organiser_url(self, game_id: str) -> str:
+        return f"{self.base_url}/organise/{self.links.make('organiser', game_id)}"
+
     def unsubscribe_url(self, game_id: str, seat: int) -> str:
         return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}')}"
 

@@ -225,3 +225,9 @@ def test_demo_sets_up_an_instance_and_a_game_to_play(tmp_path: Path) -> None:
     assert "Waiting for Alice" in result.output and "pbem game legal" in result.output
     listed = CliRunner().invoke(cli, ["--instance", str(instance), "game", "list", "--json"])
     assert json.loads(listed.output)[0]["seats"] == 3
+
+
+def test_organiser_link_prints_a_signed_link_to_the_organiser_page(run: Any, game: str) -> None:
+    url = run("game", "organiser-link", game).output.strip()
+    assert url.startswith("http://127.0.0.1:8000/organise/") and game in url
+    assert "no game 'nope'" in run("game", "organiser-link", "nope", ok=False).output

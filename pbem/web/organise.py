@@ -1,0 +1,67 @@
+"""The organiser's page behind a signed link: pause, resume and extend a game, each on record with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template, request
+
+from events.handling import Cause
+from pbem.service import ServiceError
+from pbem.web.common import PageError, check_csrf, check_game, links, read_token, service
+
+bp = Blueprint("organise", __name__, url_prefix="/organise")
+
+
+def game_of(token: str) -> tuple[str, dict[str, Any]]:
+    claims = read_token("organiser", token)
+    check_game(claims.subject)
+    return claims.subject, claims.cause()
+
+
+def page(token: str, game_id: str, done: str = "") -> Any:
+    svc = service()
+    row = svc.store.query("SELECT status, paused_at FROM games WHERE game_id = ?", (game_id,))[0]
+    deadlines = svc.store.query("SELECT d.seat, s.name, d.kind, d.due_at, d.reminders_sent FROM deadlines d "
+                                "JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
+                                "WHERE d.game_id = ? ORDER BY d.due_at", (game_id,))
+    return render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
+                           title=svc.show(game_id)["title"], status=row["status"], paused_at=row["paused_at"],
+                           deadlines=deadlines, done=done)
+
+
+@bp.get("/<token>")
+def show(token: str) -> Any:
+    game_id, _ = game_of(token)
+    return page(token, game_id)
+
+
+@bp.post("/<token>")
+def act(token: str) -> Any:
+    game_id, detail = game_of(token)
+    check_csrf(token, request.form.get("csrf"))
+    what = request.form.get("what", "")
+    reason = (request.form.get("reason") or "").strip()[:300]
+    cause = Cause("link", detail)
+    svc = service()
+    try:
+        if what == "pause":
+            svc.pause(game_id, reason or "paused by the organiser", cause=cause)
+            done = "The game is paused: no reminders and no time-outs until you resume it."
+        elif what == "resume":
+            svc.resume(game_id, reason or "resumed by the organiser", cause=cause)
+            done = "The game is running again; the deadlines moved on by the length of the pause."
+        elif what == "extend":
+            try:
+                hours = float(request.form.get("hours", ""))
+            except ValueError:
+                raise PageError(400, "Not a number", "Give the extension in hours, e.g. 24.", "bad_hours") from None
+            if not 0 < hours <= 24 * 60:
+                raise PageError(400, "Out of range", "An extension is between a minute and 60 days.", "bad_hours")
+            svc.extend(game_id, hours, reason, cause=cause)
+            done = f"Every running deadline moved {hours:g} hours later."
+        else:
+            raise PageError(400, "Unknown request", "Choose pause, resume or extend.", "bad_request")
+    except ServiceError as err:
+        raise PageError(409, "Not possible now", str(err), "refused") from None
+    return page(token, game_id, done)
