@@ -22,7 +22,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from events.rules import ActionError
 from events.store import ConcurrencyError
 from pbem.config import Settings
-from pbem.mail.dispatch import dispatch
+from pbem.mail.dispatch import dispatch, render_pending
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.service import Service
 
@@ -86,6 +86,7 @@ class Jobs:
 
     def send_mail(self) -> None:
         with self.service() as service:
+            render_pending(service.store)
             report = dispatch(service.store, transport_for(self.settings), str(self.settings["mail_from"]),
                               max_attempts=int(self.settings["mail_max_attempts"]),
                               retry_seconds=float(self.settings["mail_retry_seconds"]))

@@ -92,6 +92,25 @@ def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: d
                      _iso(retry_at), error)
 
 
+def render_pending(store: SQLiteEventStore, batch: int = 200) -> int:
+    """Render the drafts of pending mails into messages, ahead of sending; returns how many.
+
+    A draft that cannot be rendered is left for ``dispatch``, which marks it failed and says why.
+    """
+    rows = store.query("SELECT id, draft, message FROM outbox WHERE status = 'pending' AND message IS NULL "
+                       "ORDER BY due_at LIMIT ?", (batch,))
+    rendered = []
+    for row in rows:
+        try:
+            rendered.append((message_of(row), row["id"]))
+        except Exception:  # dispatch reports it
+            continue
+    if rendered:
+        with store.transaction() as conn:
+            conn.executemany("UPDATE outbox SET message = ? WHERE id = ? AND message IS NULL", rendered)
+    return len(rendered)
+
+
 def status(store: SQLiteEventStore) -> dict[str, Any]:
     """Counts by status, and every failed or retrying mail with its last error."""
     counts = {r["status"]: r["n"] for r in store.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
