@@ -148,6 +148,10 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
             click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
         if shown["outcome"]:
             click.echo("outcome: " + json.dumps(shown["outcome"], sort_keys=True))
+        assumed = shown["view"].get("assumed") if isinstance(shown["view"], dict) else None
+        if assumed:
+            click.echo(f"note: {len(assumed)} card and board values of this game are assumed, not printed in the "
+                       "rulebook (listed under 'assumed'); owners of the game can correct them with --data")
         click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
 
 

@@ -231,3 +231,11 @@ def test_organiser_link_prints_a_signed_link_to_the_organiser_page(run: Any, gam
     url = run("game", "organiser-link", game).output.strip()
     assert url.startswith("http://127.0.0.1:8000/organise/") and game in url
     assert "no game 'nope'" in run("game", "organiser-link", "nope", ok=False).output
+
+
+def test_show_says_plainly_which_values_are_assumed(tmp_path: Path) -> None:
+    instance = ["--instance", str(tmp_path / "e")]
+    game = CliRunner().invoke(cli, [*instance, "game", "new", "emerald", "--player", "a@x.org", "--player",
+                                    "b@x.org", "--seed", "s"]).output.strip()
+    shown = CliRunner().invoke(cli, [*instance, "game", "show", game])
+    assert shown.exit_code == 0 and "values of this game are assumed" in shown.output
