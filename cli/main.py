@@ -304,6 +304,7 @@ def _settings(ctx: click.Context) -> config.Settings:
 def _logging() -> None:
     import logging
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # its every run is noise; pbem logs what it did
 
 
 @cli.command()
