@@ -359,7 +359,8 @@ class Service:
     # ---- reads -----------------------------------------------------------------------------
 
     def seat_of(self, game_id: str, email: str) -> int:
-        self.load(game_id)
+        if not self.store.last(game_id)[0]:  # a cheap existence check: no need to load the game
+            raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games")
         rows = self.store.query("SELECT seat FROM seats WHERE game_id = ? AND email = ?",
                                 (game_id, email.strip().lower()))
         if not rows:

@@ -12,6 +12,7 @@ from events.handling import Kernel
 from events.store import SQLiteEventStore
 from kernelgame import RULES as HIGHDIE
 from pbem import games
+from pbem.service import Service
 
 
 @pytest.fixture(autouse=True)
@@ -33,6 +34,15 @@ def store(tmp_path: Path) -> Iterator[SQLiteEventStore]:
 @pytest.fixture
 def kernel(store: SQLiteEventStore) -> Kernel:
     return Kernel(store, {"highdie": HIGHDIE})
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[Service]:
+    """The service of a fresh instance (random secret key, file mailbox): mails are composed."""
+    from delivery import make_settings
+    opened = Service.open(make_settings(tmp_path / "inst"))
+    yield opened
+    opened.close()
 
 
 @pytest.fixture

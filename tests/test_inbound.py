@@ -4,26 +4,18 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
 
 from cli.main import cli
 from pbem.mail.outbox import message_of
-from delivery import ANN, BEN, make_settings, parse, text_of
+from delivery import ANN, BEN, parse, text_of
 from events.handling import Cause
 from pbem.mail.inbound import UnknownReply, parse_reply, process, process_maildir, strip_quotes
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    s = Service.open(make_settings(tmp_path / "inst"))
-    yield s
-    s.close()
 
 
 @pytest.fixture

@@ -8,12 +8,11 @@ import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 from pbem.mail.outbox import message_of
-from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, make_settings, parse, smtp_server, text_of
+from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
 from pbem.mail.dispatch import dispatch, retry_failed, status
@@ -22,13 +21,6 @@ from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 CLI = Cause("cli")
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    s = Service.open(make_settings(tmp_path / "inst"))
-    yield s
-    s.close()
 
 
 @pytest.fixture

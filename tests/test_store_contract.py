@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing
+from abc import ABC, abstractmethod
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
@@ -30,11 +31,12 @@ def sealed(game_id: str, after_seq: int, prev_hash: str, payloads: list[dict[str
     return events
 
 
-class StoreContract:
+class StoreContract(ABC):
     """Subclass and provide ``make_store(tmp_path)``."""
 
+    @abstractmethod
     def make_store(self, tmp_path: Path) -> EventStore:
-        raise NotImplementedError
+        """A new, empty store of the backend under test."""
 
     @pytest.fixture
     def s(self, tmp_path: Path) -> Iterator[EventStore]:

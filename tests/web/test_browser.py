@@ -122,6 +122,11 @@ class Browser:
 
 @pytest.fixture
 def server(tmp_path: Path, highdie_registered: None) -> Iterator[tuple[str, Any]]:
+    yield from serve(tmp_path)
+
+
+def serve(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    """The app of a fresh instance on a free loopback port, in a thread: (base address, app)."""
     holder: dict[str, Any] = {}
     httpd = make_server("127.0.0.1", 0, lambda env, start: holder["app"](env, start), threaded=True)
     base = f"http://127.0.0.1:{httpd.server_port}"

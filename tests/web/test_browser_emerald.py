@@ -10,19 +10,15 @@ hundred moves), preview it and confirm it, all through the pages.
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from werkzeug.serving import make_server
 
 from pbem.mail.dispatch import dispatch
 from pbem.mail.transport import FileTransport
 from pbem.service import Player, Service
-from pbem.web import create_app
-from web.conftest import SECRET
-from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser  # noqa: F401  (the fixture)
+from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                 reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
@@ -36,16 +32,7 @@ SCREENSHOT = Path("/tmp/pbem-emerald-play-page.png")
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    holder: dict[str, Any] = {}
-    httpd = make_server("127.0.0.1", 0, lambda env, start: holder["app"](env, start), threaded=True)
-    base = f"http://127.0.0.1:{httpd.server_port}"
-    holder["app"] = create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True,
-                                "base_url": base})
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield base, holder["app"]
-    httpd.shutdown()
-    thread.join()
+    yield from serve(tmp_path)
 
 
 def pick(service: Service, game_id: str, email: str, chooser: random.Random) -> str:
