@@ -85,6 +85,13 @@ def _draft_form(event: Event) -> str:
     return canonical_json([event.type, event.payload, event.visibility.encode(), event.reveals])
 
 
+def is_delivery(command: Sequence[Event]) -> bool:
+    """A command of the delivery layer only (a deadline, a pause, a standing order): the rules see none of it."""
+    return "action" not in command[0].cause and all(
+        e.type.startswith("pbem.") and e.type not in (GAME_CREATED, RANDOM_DRAWN, GAME_ENDED, ACTIONS_UNDONE)
+        for e in command)
+
+
 def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: list[Event],
                     seed: str) -> str | None:
     """Decide the recorded command again from the state before it; None if the same events result.
@@ -93,6 +100,8 @@ def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: 
     recorded position, with the draws the seed gives, produces exactly what was recorded.
     """
     first = command[0]
+    if is_delivery(command):
+        return None
     recorded = [replayer.registry.upcast(e) for e in command if not e.type.startswith("pbem.")]
     if first.type == GAME_CREATED:
         rules = replayer.rules_for(first.payload["game_type"])
@@ -184,6 +193,8 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
     rule_check: str
     if command[0].type in (ACTIONS_UNDONE,):
         rule_check = "an undo: checked against the undo rules when it was made"
+    elif is_delivery(command):
+        rule_check = "a record of the delivery layer (deadline, pause, standing order, ...): the rules see none of it"
     elif first in skipped:
         rule_check = f"undone by event {undone_by}; not part of the effective history"
     elif seed is None:

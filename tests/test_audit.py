@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from events.audit import explain, verify, verify_chain
-from events.envelope import Event
+from events.envelope import Event, recompute_hash
 from events.handling import Cause, Kernel
 from events.rng import seed_commitment
+from pbem.service import Player, Service
 from playout import play_random
 
 
@@ -69,24 +71,28 @@ def test_an_inserted_event_is_found_where_it_was_put(kernel: Kernel, finished: s
     assert failure is not None and failure.seq == 4
 
 
+def rehash(events: list[Event], seq: int, **changes: object) -> list[Event]:
+    """The log with event ``seq`` changed and every hash after it recomputed: a forger's best effort."""
+    forged: list[Event] = []
+    prev = events[0].prev_hash
+    for e in events:
+        if e.seq == seq:
+            e = replace(e, **changes)  # type: ignore[arg-type]
+        e = replace(e, prev_hash=prev)
+        e = replace(e, hash=recompute_hash(e))
+        forged.append(e)
+        prev = e.hash
+    return forged
+
+
 def test_a_rehashed_forgery_is_caught_by_the_rules_recheck(kernel: Kernel) -> None:
     """Even a forger who recomputes every hash cannot make the rules accept a changed die roll."""
-    from dataclasses import replace
-    from events.envelope import recompute_hash
     game_id = kernel.create("highdie", ["Ann", "Ben"], seed="forged").after.game_id
     kernel.execute(game_id, 0, {"kind": "roll"}, cause=Cause("test"))
     play_random(kernel, game_id, 2)
     events = kernel.store.read(game_id)
     target = next(e for e in events if e.type == "dice.Rolled")
-    forged: list[Event] = []
-    prev = events[0].prev_hash
-    for e in events:
-        if e.seq == target.seq:
-            e = replace(e, payload={**e.payload, "face": 7 - e.payload["face"]})
-        e = replace(e, prev_hash=prev)
-        e = replace(e, hash=recompute_hash(e))
-        forged.append(e)
-        prev = e.hash
+    forged = rehash(events, target.seq, payload={**target.payload, "face": 7 - target.payload["face"]})
     failure = verify(kernel.replayer, forged).failure
     assert failure is not None and failure.seq <= target.seq
     assert "different dice.Rolled" in failure.problem
@@ -139,3 +145,30 @@ def test_explain_of_an_undone_event_names_the_undo(kernel: Kernel) -> None:
     found = explain(kernel.replayer, kernel.store.read(game_id), bet.events[0].seq, kernel.seed(game_id))
     assert found["undone_by"] == undo.events[0].seq
     assert "undone" in found["rule_check"]
+
+
+def test_delivery_records_in_a_finished_game_verify(service: Service) -> None:
+    """A pause, a resume and a standing order are on record but are not moves: verification passes over them."""
+    players = [Player.parse("ann@example.org"), Player.parse("ben@example.org")]
+    game_id = service.create_game("emerald", players, seed="paused-game").after.game_id
+    service.pause(game_id, "holiday", cause=Cause("cli"))
+    service.resume(game_id, "back", cause=Cause("cli"))
+    seq = service.store.last(game_id)[0]
+    assert explain(service.kernel.replayer, service.store.read(game_id), seq, "paused-game")["rule_check"] \
+        .startswith("a record of the delivery layer")
+    report = verify(service.kernel.replayer, service.store.read(game_id), seed="paused-game")
+    assert report.ok, report.failure
+
+
+def test_a_game_event_slipped_into_a_delivery_record_is_caught(service: Service) -> None:
+    players = [Player.parse("ann@example.org"), Player.parse("ben@example.org")]
+    game_id = service.create_game("emerald", players, seed="slipped").after.game_id
+    service.pause(game_id, "holiday", cause=Cause("cli"))
+    seq = service.store.last(game_id)[0]
+    events = service.store.read(game_id)
+    paused = events[seq - 1]
+    forged = rehash(events, seq, type="emerald.VPScored", payload={"seat": 0, "points": 5, "why": "forged"},
+                    cause={k: v for k, v in paused.cause.items()})
+    assert verify_chain(forged) is None  # the forger kept the chain whole...
+    failure = verify(service.kernel.replayer, forged, seed="slipped").failure
+    assert failure is not None and failure.seq == seq  # ...but a game event needs a recorded action
