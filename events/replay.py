@@ -165,3 +165,27 @@ class Replayer:
             log.warning("state of %s cannot be pickled; no snapshot", state.game_id)
             return None
         return Snapshot(state.game_id, state.seq, self.snapshot_key(state.game_type), blob)
+
+
+def live_states(replayer: Replayer, events: Sequence[Event],
+                states: Sequence[GameState[Any]] = ()) -> list[GameState[Any]]:
+    """The state after every event as the game stood at that moment: ``result[i]`` is the state at seq i+1.
+
+    One pass over the stream (or over the events after ``states``, to extend a list made
+    earlier): an event is folded onto the state before it, and an undo goes back to the
+    state before the first event it took back, as ``Kernel.undo`` did when it was made.
+    So the state at any seq is the one ``load(upto_seq=seq)`` gives, without replaying
+    from the start for each seq.
+    """
+    found = list(states)
+    for event in events:
+        if event.seq != len(found) + 1:
+            raise ValueError(f"event {event.seq} of {event.game_id} is out of order (expected {len(found) + 1})")
+        if not found:
+            found.append(replayer.fold([event]))
+        elif event.type == ACTIONS_UNDONE:
+            restored = found[event.payload["from_seq"] - 2]
+            found.append(replace(restored, seq=event.seq, last_hash=event.hash))
+        else:
+            found.append(replayer.fold([event], found[-1]))
+    return found

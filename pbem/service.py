@@ -20,6 +20,7 @@ from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAW
                            EnvelopeSchema)
 from events.store import Row, SQLiteEventStore, write_row
 from pbem import config as config_module
+from pbem import replay as replay_module
 from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
                            STANDING_ANSWERS, STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
 from pbem.games import all_games
@@ -29,6 +30,7 @@ from pbem.notify import Notifier
 
 RECORD_FORMAT = "pbem-game-record"
 RECORD_VERSION = 1
+SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -468,7 +470,24 @@ class Service:
             return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
         if event.type.startswith("pbem."):
             return describe_delivery(event, names)
-        return rules.describe(event, None if ended else seat)
+        return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
+                             rules.describe(event, None if ended else seat))
+
+    def replay(self, game_id: str, at: int | None = None, *, seat: int | None = None, everything: bool = False,
+               with_undone: bool = False) -> dict[str, Any]:
+        """The game at move ``at`` as a seat, a spectator, or (after the end) everyone saw it (``pbem.replay``)."""
+        try:
+            if everything and not self.timeline_ended(game_id):
+                raise ServiceError("everything is shown only once the game has ended; until then choose "
+                                   "a player's view or the public one")
+            return replay_module.replay(self, game_id, at, replay_module.Perspective(seat, everything), with_undone)
+        except GameNotFound:
+            raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
+        except LookupError as err:
+            raise ServiceError(str(err)) from None
+
+    def timeline_ended(self, game_id: str) -> bool:
+        return replay_module.timeline(self, game_id).states[-1].ended
 
     # ---- proof -----------------------------------------------------------------------------
 

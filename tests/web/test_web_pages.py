@@ -24,7 +24,7 @@ def test_the_public_page_shows_the_public_view_and_log_without_secrets(client: F
     response = client.get(f"/games/{game.id}")
     page = text(response)
     assert response.status_code == 200 and "as a spectator sees it" in page
-    assert "Waiting for: Ann (your turn)" in page and "seat 0 was dealt 2 cards" in page
+    assert "Waiting for: Ann (your turn)" in page and "Ann was dealt 2 cards" in page
     assert "<li>14</li>" not in page and "[9, 14]" not in page and "ann@example.org" not in page
     assert "Seed commitment" in page
 

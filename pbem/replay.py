@@ -1,0 +1,187 @@
+"""Replay: step through a game's history as one reader saw it, fast, from states computed once.
+
+A ``Timeline`` holds every event of a game and the state after each one, as the game
+stood at that moment (``events.replay.live_states``). It is kept per process in a small
+cache and extended with the new events when the game moves on, so stepping to any
+move costs a lookup and a view, never a replay from the start.
+
+Perspectives (``Perspective``): a player's (their private view at that moment, the log as
+they could read it), a spectator's (the public view), and once the game has ended
+everything, every hand and every hidden event revealed. Who may ask for which is the
+caller's business (the web checks the link, the CLI is the operator's).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from events.envelope import Event, Visibility, actor_seat
+from events.replay import GameNotFound, GameState, live_states
+from events.rules import Rules
+from events.schema import ACTIONS_UNDONE
+
+if TYPE_CHECKING:
+    from pbem.service import Service
+
+CACHED_GAMES = 8
+WINDOW = 12        # events listed before the one shown
+
+
+@dataclass(frozen=True)
+class Perspective:
+    """Whose eyes: ``seat`` (a player), neither (a spectator), or ``everything`` (after the end)."""
+
+    seat: int | None = None
+    everything: bool = False
+
+    @property
+    def key(self) -> str:
+        return "all" if self.everything else "public" if self.seat is None else str(self.seat)
+
+
+PUBLIC = Perspective()
+EVERYTHING = Perspective(everything=True)
+
+
+@dataclass
+class Timeline:
+    """Every event of one game and the state after each; ``states[i]`` is the state at seq i+1."""
+
+    events: list[Event]
+    states: list[GameState[Any]]
+    undone_by: dict[int, Event] = field(default_factory=dict)
+    _turns: list[dict[str, int]] | None = None
+    _texts: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def last(self) -> int:
+        return len(self.events)
+
+    def extend(self, service: Service, new: list[Event]) -> None:
+        self.states = live_states(service.kernel.replayer, new, self.states)
+        self.events += new
+        for event in new:
+            if event.type == ACTIONS_UNDONE:
+                for seq in range(event.payload["from_seq"], event.payload["to_seq"] + 1):
+                    self.undone_by.setdefault(seq, event)
+        self._turns = None
+
+    def turns(self, rules: Rules[Any]) -> list[dict[str, int]]:
+        """Where each turn began in the effective history: ``[{turn, seq, seat}]``."""
+        if self._turns is None:
+            found: list[dict[str, int]] = []
+            current: int | None = None
+            for state in self.states:
+                if state.seq in self.undone_by or state.ended:
+                    continue
+                turn = next((p.seat for p in rules.prompts(state.game).values() if p.kind == "turn"), None)
+                if turn is not None and turn != current:
+                    found.append({"turn": len(found) + 1, "seq": state.seq, "seat": turn})
+                current = turn if turn is not None else current
+            self._turns = found
+        return self._turns
+
+    def texts(self, service: Service, rules: Rules[Any], perspective: Perspective) -> list[str]:
+        """Every event in words as the perspective reads it; computed once per perspective."""
+        found = self._texts.setdefault(perspective.key, [])
+        if len(found) < self.last:
+            names = [s.name for s in self.states[0].config.seats]
+            for event in self.events[len(found):]:
+                if perspective.everything:
+                    event = replace(event, visibility=Visibility.public())
+                found.append(service.describe_event(rules, event, perspective.seat, perspective.everything, names))
+        return found
+
+
+_cache: OrderedDict[tuple[str, str], Timeline] = OrderedDict()
+_lock = threading.Lock()
+
+
+def timeline(service: Service, game_id: str) -> Timeline:
+    """The game's timeline, from this process's cache when it has it, extended by any new events."""
+    key = (str(service.store.path), game_id)
+    with _lock:
+        seq, head = service.store.last(game_id)
+        if seq == 0:
+            raise GameNotFound(game_id)
+        found = _cache.get(key)
+        if found is None or found.last > seq or (found.last == seq and found.events[-1].hash != head):
+            found = Timeline([], [])  # not cached, or not this database's game any more
+        if found.last < seq:
+            new = service.store.read(game_id, found.last)
+            if found.events and new[0].prev_hash != found.events[-1].hash:
+                found, new = Timeline([], []), service.store.read(game_id)
+            found.extend(service, new)
+        _cache[key] = found
+        _cache.move_to_end(key)
+        while len(_cache) > CACHED_GAMES:
+            _cache.popitem(last=False)
+        return found
+
+
+def actor_name(event: Event, names: list[str]) -> str:
+    seat = actor_seat(event.actor)
+    if seat is not None and 0 <= seat < len(names):
+        return names[seat]
+    return {"system": "the game", "scheduler": "the scheduler", "organiser": "the organiser"}.get(event.actor,
+                                                                                                event.actor)
+
+
+def replay(service: Service, game_id: str, at: int | None = None, perspective: Perspective = PUBLIC,
+           with_undone: bool = False) -> dict[str, Any]:
+    """The game at move ``at`` (default: the last) as ``perspective`` saw it, with the steps around it.
+
+    Steps go through the effective history (taken-back events are skipped) unless
+    ``with_undone``; ``at`` may name any event, taken back or not.
+
+    :raises LookupError: no such move.
+    """
+    line = timeline(service, game_id)
+    at = line.last if at is None else at
+    if not 1 <= at <= line.last:
+        raise LookupError(f"there is no move {at}; this game has moves 1 to {line.last}")
+    state = line.states[at - 1]
+    rules = service.kernel.rules(state)
+    names = [s.name for s in state.config.seats]
+    texts = line.texts(service, rules, perspective)
+    ended_now = line.states[-1].ended
+    steps = [e.seq for e in line.events if with_undone or e.seq not in line.undone_by]
+
+    def entry(event: Event) -> dict[str, Any]:
+        undo = line.undone_by.get(event.seq)
+        return {
+            "seq": event.seq, "type": event.type, "actor": event.actor, "who": actor_name(event, names),
+            "recorded_at": event.recorded_at, "via": event.cause.get("via"), "text": texts[event.seq - 1],
+            "undone_by": None if undo is None else {
+                "seq": undo.seq, "who": actor_name(undo, names), "at": undo.recorded_at,
+                "reason": undo.payload.get("reason", "")},
+        }
+
+    prompts = rules.prompts(state.game) if not state.ended else {}
+    if perspective.everything:
+        views = {"public": rules.view(state.game, None), **{n: rules.view(state.game, i) for i, n in enumerate(names)}}
+    else:
+        views = {"public" if perspective.seat is None else names[perspective.seat]:
+                 rules.view(state.game, perspective.seat)}
+    earlier = [s for s in steps if s < at]
+    later = [s for s in steps if s > at]
+    return {
+        "game_id": game_id, "game_type": state.game_type, "title": rules.title, "ended": ended_now,
+        "seats": [{"seat": i, "name": n} for i, n in enumerate(names)],
+        "perspective": {"key": perspective.key, "seat": perspective.seat, "everything": perspective.everything,
+                        "name": names[perspective.seat] if perspective.seat is not None else None},
+        "at": at, "last": line.last, "with_undone": with_undone,
+        "first_step": steps[0], "prev": earlier[-1] if earlier else None, "next": later[0] if later else None,
+        "last_step": steps[-1],
+        "event": entry(line.events[at - 1]),
+        "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
+        "turns": [{**t, "name": names[t["seat"]]} for t in line.turns(rules)],
+        "waiting_for": [{"seat": p.seat, "name": names[p.seat], "kind": p.kind, "text": p.text}
+                        for p in prompts.values()],
+        "outcome": state.outcome if state.ended else None,
+        "seed": state.seed if state.ended else None,
+        "views": views,
+    }
