@@ -227,6 +227,48 @@ def game_log(ctx: click.Context, game_id: str, email: str | None, as_json: bool)
             click.echo(f"{line['seq']:>5}  {line['recorded_at'][:19]}  {line['actor']:<9} {line['text']}{mark}")
 
 
+@game.command("replay")
+@click.argument("game_id")
+@click.option("--as", "email", default=None, help="As this player saw it at the time (default: a spectator).")
+@click.option("--all", "everything", is_flag=True, help="Everything revealed (only once the game has ended).")
+@click.option("--to", "at", type=int, default=None, help="The move to show (default: the last).")
+@click.option("--with-undone", is_flag=True, help="Step through taken-back moves too.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def game_replay(ctx: click.Context, game_id: str, email: str | None, everything: bool, at: int | None,
+                with_undone: bool, as_json: bool) -> None:
+    """Show the game at one move as it was then: the moves up to it and the table.
+
+    Example: pbem game replay 3f9a1c22d0 --as alice@example.org --to 40
+    """
+    if email and everything:
+        raise click.UsageError("choose --as EMAIL or --all, not both")
+    with open_service(ctx) as service:
+        seat = service.seat_of(game_id, email) if email else None
+        shown = service.replay(game_id, at, seat=seat, everything=everything, with_undone=with_undone)
+        if as_json:
+            _print_json(shown)
+            return
+        who = "everything revealed" if everything else f"as {shown['perspective']['name']} saw it" if email \
+            else "as a spectator saw it"
+        click.echo(f"{shown['title']} - game {game_id} - move {shown['at']} of {shown['last']} - {who}")
+        steps = [f"{label} {shown[key]}" for label, key in (("previous", "prev"), ("next", "next")) if shown[key]]
+        if steps:
+            click.echo("steps: " + ", ".join(steps))
+        for line in shown["events"]:
+            mark = "" if not line["undone_by"] else \
+                f"  [undone by {line['undone_by']['who']} at {line['undone_by']['at'][:19]} (move {line['undone_by']['seq']})]"
+            pointer = ">" if line["seq"] == shown["at"] else " "
+            click.echo(f"{pointer}{line['seq']:>5}  {line['recorded_at'][:19]}  {line['who']:<12} {line['text']}{mark}")
+        if shown["waiting_for"]:
+            click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
+        if shown["outcome"]:
+            click.echo("outcome: " + shown["outcome"].get("summary", ""))
+        for name, view in shown["views"].items():
+            click.echo(f"-- the table, {name} --")
+            click.echo(json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False))
+
+
 @game.command("export")
 @click.argument("game_id")
 @click.option("--with-secrets", is_flag=True,

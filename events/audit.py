@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from events.envelope import GENESIS_HASH, Event, canonical_json, recompute_hash
 from events.handling import group_commands
@@ -168,6 +168,27 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None)
     return report
 
 
+def flatten(value: Any, path: str = "") -> dict[str, Any]:
+    """A view as ``{path: leaf}``: mappings and lists of mappings are opened, anything else is a leaf."""
+    if isinstance(value, Mapping):
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Mapping) for v in value):
+        items = enumerate(value)
+    else:
+        return {path: value}
+    found: dict[str, Any] = {}
+    for key, item in items:
+        found.update(flatten(item, f"{path}.{key}" if path else str(key)))
+    return found
+
+
+def changes(before: Any, after: Any) -> list[dict[str, Any]]:
+    """What differs between two views, path by path: ``[{path, before, after}]``."""
+    old, new = flatten(before or {}), flatten(after)
+    return [{"path": key, "before": old.get(key), "after": new.get(key)}
+            for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+
+
 def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | None) -> dict[str, Any]:
     """Everything about one event: envelope, command, states before and after, and the checks."""
     if not 1 <= seq <= len(events):
@@ -212,4 +233,5 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
         "chain": "verified from event 1 to this command" if chain is None else str(chain),
         "rule_check": rule_check,
         "views": views,
+        "changes": {label: changes(pair["before"], pair["after"]) for label, pair in views.items()},
     }

@@ -495,17 +495,38 @@ class Service:
         self.load(game_id)
         return audit.verify(self.kernel.replayer, self.store.read(game_id))
 
-    def audit(self, game_id: str, seq: int) -> dict[str, Any]:
+    def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
+        """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader``.
+
+        A player may audit their own moves and public events; until the game ends they see
+        only their own views, and of another player's move not what was typed or chosen.
+        """
         self.load(game_id)
         events = self.store.read(game_id)
-        try:
-            found = audit.explain(self.kernel.replayer, events, seq, self.kernel.seed(game_id))
-        except LookupError as err:
-            raise ServiceError(str(err)) from None
+        if not 1 <= seq <= len(events):
+            raise ServiceError(f"there is no event {seq}; this game has events 1 to {len(events)}")
+        target = events[seq - 1]
+        ended = any(e.type == GAME_ENDED for e in events)
+        own = reader is not None and target.cause.get("actor") == seat_actor(reader)
+        if not organiser and not ended and not target.visibility.allows(reader):
+            raise ServiceError("this event was hidden from you; you can audit your own moves and what was public "
+                               "(the organiser can audit every event)")
+        found = audit.explain(self.kernel.replayer, events, seq, self.kernel.seed(game_id))
+        state = self.load(game_id)
+        owner = target.visibility.seats[0] if target.visibility.kind == "seats" and target.visibility.seats else None
+        found["described"] = self.describe_event(self.kernel.rules(state), target, owner, ended,
+                                                 [s.name for s in state.config.seats])
+        if not organiser and not ended and not own:
+            found["views"] = {"public": found["views"]["public"]}
+            found["changes"] = {"public": found["changes"]["public"]}
+            found["command"]["cause"] = {k: v for k, v in found["command"]["cause"].items()
+                                         if k in ("via", "actor", "seat", "command")}
         seat = actor_seat(str(found["event"]["cause"].get("actor", "")))
         if seat is not None:
-            found["player"] = self.store.query("SELECT seat, name, email FROM seats WHERE game_id = ? AND seat = ?",
+            found["player"] = self.store.query("SELECT seat, name FROM seats WHERE game_id = ? AND seat = ?",
                                                (game_id, seat))[0]
+            if organiser:
+                found["player"]["email"] = self.players(game_id)[seat]["email"]
         return found
 
     # ---- records ---------------------------------------------------------------------------

@@ -167,10 +167,11 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     applied: list[str] = []
     error: str | None = None
     expected = claims.seq
+    received = datetime.now(timezone.utc).isoformat(timespec="seconds")
     if not reply.commands:
         error = "the reply had no command in it (write each command on its own line, above the quoted mail)"
     for text in reply.commands:
-        detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender}
+        detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender, "received_at": received}
         try:
             service.act_as(claims.game_id, claims.seat, text, cause=Cause("mail", detail), expected_seq=expected)
         except StaleCommand:

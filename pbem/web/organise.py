@@ -21,13 +21,13 @@ def game_of(token: str) -> tuple[str, dict[str, Any]]:
 
 def page(token: str, game_id: str, done: str = "") -> Any:
     svc = service()
-    row = svc.store.query("SELECT status, paused_at FROM games WHERE game_id = ?", (game_id,))[0]
+    row = svc.store.query("SELECT status, paused_at, last_seq FROM games WHERE game_id = ?", (game_id,))[0]
     deadlines = svc.store.query("SELECT d.seat, s.name, d.kind, d.due_at, d.reminders_sent FROM deadlines d "
                                 "JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
                                 "WHERE d.game_id = ? ORDER BY d.due_at", (game_id,))
     return render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
                            title=svc.show(game_id)["title"], status=row["status"], paused_at=row["paused_at"],
-                           deadlines=deadlines, done=done)
+                           deadlines=deadlines, done=done, last_seq=row["last_seq"])
 
 
 @bp.get("/<token>")
