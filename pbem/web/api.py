@@ -86,7 +86,7 @@ def act(token: str) -> Any:
                             "illegal_command", {"legal": [entry["text"] for entry in legal]})
         command = match["action"]
     try:
-        result = svc.act_as(game_id, index, command, cause=Cause("api", seat.claims.claims.cause()),
+        result = svc.act_as(game_id, index, command, cause=Cause("api", seat.claims.cause()),
                             expected_seq=seat.claims.seq)
     except StaleCommand:
         raise stale_page(seat, api=True) from None

@@ -157,7 +157,7 @@ def act(token: str) -> Any:
     text = chosen_command()
     try:
         result = service().act_as(seat.claims.game_id, seat.claims.seat, text,
-                                  cause=Cause("link", seat.claims.claims.cause()), expected_seq=seat.claims.seq)
+                                  cause=Cause("link", seat.claims.cause()), expected_seq=seat.claims.seq)
     except (ActionError, ServiceError) as err:
         raise refuse_on_page(token, seat, err) from None
     return done_page(seat, f"Done: {text}", result)
@@ -168,7 +168,7 @@ def undo(token: str) -> Any:
     with _write_lock:
         seat = posted_seat(token)
         try:
-            result = service().undo(seat.claims.game_id, seat.email, cause=Cause("link", seat.claims.claims.cause()))
+            result = service().undo(seat.claims.game_id, seat.email, cause=Cause("link", seat.claims.cause()))
         except (ActionError, ServiceError) as err:
             raise refuse_on_page(token, seat, err) from None
     return done_page(seat, "Your last action was taken back", result)
@@ -188,7 +188,7 @@ def orders(token: str) -> Any:
                             "bad_field")
         try:
             result = service().set_standing_order(seat.claims.game_id, seat.claims.seat, topic, answer,
-                                                  cause=Cause("link", seat.claims.claims.cause()))
+                                                  cause=Cause("link", seat.claims.cause()))
         except (ActionError, ServiceError) as err:
             raise refuse_on_page(token, seat, err) from None
     return done_page(seat, f"Standing order saved: {answer}", result)

@@ -1,0 +1,159 @@
+"""The replay, audit and verify pages and the record download: who may see what, and what they prove."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from flask.testing import FlaskClient
+
+from events.handling import Cause
+from pbem.mail.inbound import Reply, apply_reply
+from pbem.service import Service
+from playout import play_random
+from web.conftest import ANN, BEN, Game, csrf_of, text
+
+
+def hand_of(game: Game, seat: int) -> list[int]:
+    return next(e.payload["cards"] for e in game.service.store.read(game.id)
+                if e.type == "dice.HandDealt" and e.payload["seat"] == seat)
+
+
+def finish(game: Game) -> None:
+    play_random(game.service.kernel, game.id, 5)
+
+
+def test_the_public_replay_steps_through_the_game(client: FlaskClient, game: Game) -> None:
+    client.post(f"/play/{game.token(0)}", data={"csrf": game.links.csrf(game.token(0)), "text": "bet 3"})
+    response = client.get(f"/games/{game.id}/replay?at=5")
+    page = text(response)
+    assert response.status_code == 200 and "Replay: move 5 of" in page
+    assert "As a spectator saw it" in page
+    assert f'href="/games/{game.id}/replay?as=public&amp;at=4" rel="prev"' in page
+    assert f'href="/games/{game.id}/replay?as=public&amp;at=6" rel="next"' in page
+    assert "Ann was dealt 2 cards" in page and "Ben was dealt 2 cards" in page  # nobody's hand is shown
+    last = text(client.get(f"/games/{game.id}/replay"))
+    assert f"Replay: move {game.seq()} of {game.seq()}" in last and "Bet {" in last
+
+
+def test_bad_replay_requests_get_a_plain_refusal(client: FlaskClient, game: Game) -> None:
+    for query, status, words in [("at=abc", 400, "must be a move number"), ("at=999", 404, "there is no move 999"),
+                                 ("as=all", 403, "only once the game has ended"),
+                                 ("as=1", 403, "only once the game has ended"), ("as=7", 400, "Choose public")]:
+        response = client.get(f"/games/{game.id}/replay?{query}")
+        assert response.status_code == status and words in text(response), query
+    assert client.get("/games/nosuchgame/replay").status_code == 404
+
+
+def test_a_player_replays_their_own_view_even_from_an_old_link(client: FlaskClient, game: Game) -> None:
+    old = game.token(0)
+    client.post(f"/play/{old}", data={"csrf": game.links.csrf(old), "text": "bet 3"})
+    response = client.get(f"/play/{old}/replay?at=6")  # the link is outdated for playing, not for looking back
+    page = text(response)
+    assert response.status_code == 200 and "As Ann saw it at that moment" in page
+    assert f"HandDealt {{&#39;cards&#39;: {hand_of(game, 0)}" in page       # her own hand...
+    assert str(hand_of(game, 1)) not in page and "Ben was dealt 2 cards" in page  # ...and not Ben's
+    public = text(client.get(f"/play/{old}/replay?at=6&as=public"))
+    assert "As a spectator saw it" in public and str(hand_of(game, 0)) not in public
+    assert client.get(f"/play/{old[:-3]}xyz/replay").status_code == 403
+
+
+def test_after_the_end_anyone_may_see_everything(client: FlaskClient, game: Game) -> None:
+    finish(game)
+    page = text(client.get(f"/games/{game.id}/replay?as=all&at=6"))
+    assert "Everything revealed" in page
+    assert str(hand_of(game, 0)) in page and str(hand_of(game, 1)) in page
+    assert "The table, as Ann saw it" in page and "The table, as Ben saw it" in page
+    as_ben = text(client.get(f"/games/{game.id}/replay?as=1&at=6"))
+    assert "As Ben saw it at that moment" in as_ben and str(hand_of(game, 0)) not in as_ben
+
+
+def test_a_player_audits_their_own_move_and_public_ones_but_not_hidden_ones(client: FlaskClient,
+                                                                           game: Game) -> None:
+    token = game.token(0)
+    client.post(f"/play/{token}", data={"csrf": game.links.csrf(token), "text": "bet 3"})
+    bet = next(e for e in game.service.store.read(game.id) if e.type == "dice.Bet")
+    own = text(client.get(f"/play/{token}/audit/{bet.seq}"))
+    assert f"Audit of event {bet.seq}" in own and "a signed link on the web page" in own
+    assert "Action as submitted" in own and "verified from event 1 to this command" in own
+    assert bet.hash in own and "What changed on the table (seat 0 view)" in own
+    ben = game.token(1)
+    other = text(client.get(f"/play/{ben}/audit/{bet.seq}"))  # public, but Ann's: no typed command, no private view
+    assert "Action as submitted" not in other and "(seat 0 view)" not in other and "(public view)" in other
+    bens_hand = next(e for e in game.service.store.read(game.id) if e.type == "dice.HandDealt"
+                     and e.payload["seat"] == 1)
+    refused = client.get(f"/play/{token}/audit/{bens_hand.seq}")
+    assert refused.status_code == 403 and "hidden from you" in text(refused)
+    assert client.get(f"/play/{token}/audit/999").status_code == 404
+
+
+def test_the_organiser_audits_any_event_and_sees_how_each_move_arrived(client: FlaskClient, game: Game) -> None:
+    service = game.service
+    token = game.token(0)  # 1. through a link on the web page
+    client.post(f"/play/{token}", data={"csrf": csrf_of(text(client.get(f"/play/{token}"))), "text": "bet 3"})
+    by_link = game.seq()
+    reply = Reply(BEN.email, "<reply-1@example.org>", game.token(1), ["bet 2"])  # 2. a reply by mail
+    assert apply_reply(service, reply).error is None
+    by_mail = game.seq()
+    service.act_as(game.id, 0, "bet 1", cause=Cause("cli"))  # 3. the command line
+    by_cli = game.seq()
+    later = datetime.now(timezone.utc) + timedelta(days=30)  # 4. a deadline that passed
+    assert service.time_out(game.id, 1, now=later) is not None
+    by_scheduler = game.seq()
+
+    causes = {seq: service.audit(game.id, seq)["command"]["cause"] for seq in (by_link, by_mail, by_cli, by_scheduler)}
+    assert causes[by_link]["via"] == "link" and causes[by_link]["link_issued_seq"] < by_link
+    assert {"link", "link_issued_at", "link_issued_seq"} <= set(causes[by_link])
+    assert causes[by_mail]["via"] == "mail" and causes[by_mail]["message_id"] == "<reply-1@example.org>"
+    assert causes[by_mail]["from"] == BEN.email and causes[by_mail]["received_at"]
+    assert causes[by_mail]["text"] == "bet 2" and causes[by_mail]["action"] == {"kind": "bet", "points": 2}
+    assert causes[by_cli]["via"] == "cli" and causes[by_cli]["text"] == "bet 1"
+    assert causes[by_scheduler]["via"] == "scheduler" and causes[by_scheduler]["actor"] == "scheduler"
+    assert causes[by_scheduler]["deadline"] and causes[by_scheduler]["action"] == {"kind": "pass"}
+
+    organiser = game.links.make("organiser", game.id)
+    pages = {seq: text(client.get(f"/organise/{organiser}/audit/{seq}")) for seq in causes}
+    assert "Link id" in pages[by_link] and "Link issued at move" in pages[by_link]
+    assert "&lt;reply-1@example.org&gt;" in pages[by_mail] and "Mail received at" in pages[by_mail]
+    assert "the command line on the server" in pages[by_cli]
+    assert "the scheduler (a deadline passed)" in pages[by_scheduler]
+    assert "&lt;ann@example.org&gt;" in pages[by_link]  # the organiser sees who, by address
+    form = text(client.get(f"/organise/{organiser}"))
+    assert f'action="/organise/{organiser}/audit"' in form
+    assert f"Audit of event {by_cli}" in text(client.get(f"/organise/{organiser}/audit?seq={by_cli}"))
+    assert client.get(f"/organise/{organiser}/audit").status_code == 400
+
+
+def test_the_verify_page_names_the_first_bad_event(client: FlaskClient, game: Game) -> None:
+    finish(game)
+    page = text(client.get(f"/games/{game.id}/verify"))
+    assert "Verified" in page and "every draw recomputed from the seed" in page
+    assert f'href="/games/{game.id}/record.jsonl"' in page
+    game.service.store.conn.execute(  # type: ignore[attr-defined]
+        "UPDATE events SET payload = json_set(payload, '$.points', 3) WHERE game_id = ? AND seq = ("
+        "SELECT min(seq) FROM events WHERE game_id = ? AND seq > 5)", (game.id, game.id))
+    broken = text(client.get(f"/games/{game.id}/verify"))
+    assert re.search(r"Verification failed at event 6</h2><p>its content does not match its hash", broken)
+
+
+def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: FlaskClient, game: Game,
+                                                                      tmp_path: object) -> None:
+    refused = client.get(f"/games/{game.id}/record.jsonl")
+    assert refused.status_code == 403 and "once the game has ended" in text(refused)
+    finish(game)
+    response = client.get(f"/games/{game.id}/record.jsonl")
+    assert response.status_code == 200 and response.mimetype == "application/x-ndjson"
+    assert response.headers["Content-Disposition"] == f'attachment; filename="pbem-{game.id}.jsonl"'
+    body = text(response)
+    assert ANN.email not in body and BEN.email not in body
+    from delivery import make_settings
+    elsewhere = Service.open(make_settings(tmp_path / "elsewhere"))  # type: ignore[operator]
+    try:
+        state = elsewhere.import_record(body.splitlines())
+        assert [e.to_record() for e in elsewhere.store.read(game.id)] == \
+            [e.to_record() for e in game.service.store.read(game.id)]
+        assert state == game.service.load(game.id)
+        assert elsewhere.replay(game.id, 6, everything=True)["views"] == \
+            game.service.replay(game.id, 6, everything=True)["views"]
+    finally:
+        elsewhere.close()
