@@ -178,14 +178,18 @@ def live_states(replayer: Replayer, events: Sequence[Event],
     from the start for each seq.
     """
     found = list(states)
+    undoing: str | None = None  # the command whose undo has already gone back (one undo may take out several ranges)
     for event in events:
         if event.seq != len(found) + 1:
             raise ValueError(f"event {event.seq} of {event.game_id} is out of order (expected {len(found) + 1})")
         if not found:
             found.append(replayer.fold([event]))
         elif event.type == ACTIONS_UNDONE:
-            restored = found[event.payload["from_seq"] - 2]
+            # the ranges of one undo lie after its first, with only delivery records between them
+            again = undoing is not None and undoing == event.command_id
+            restored = found[-1] if again else found[event.payload["from_seq"] - 2]
             found.append(replace(restored, seq=event.seq, last_hash=event.hash))
+            undoing = event.command_id
         else:
             found.append(replayer.fold([event], found[-1]))
     return found
