@@ -155,6 +155,11 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None)
         if command[0].type != ACTIONS_UNDONE:
             problem = recheck_command(replayer, state, command, seed)
             if problem:
+                recorded, running = events[0].payload["rules_version"], replayer.rules_for(
+                    events[0].payload["game_type"]).version
+                if recorded != running:
+                    problem += (f" (the game was recorded under rules version {recorded} and this pbem runs version "
+                                f"{running}: a rule fix since then may be the cause)")
                 report.failure = Finding(command[0].seq, problem)
                 return report
         state = replayer.fold(command, state)

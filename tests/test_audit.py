@@ -172,3 +172,17 @@ def test_a_game_event_slipped_into_a_delivery_record_is_caught(service: Service)
     assert verify_chain(forged) is None  # the forger kept the chain whole...
     failure = verify(service.kernel.replayer, forged, seed="slipped").failure
     assert failure is not None and failure.seq == seq  # ...but a game event needs a recorded action
+
+
+def test_a_recheck_failure_under_newer_rules_says_so(kernel: Kernel) -> None:
+    """A game recorded under older rules whose moves the current rules decide differently: the report names both."""
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="older").after.game_id
+    kernel.execute(game_id, 0, {"kind": "roll"}, cause=Cause("test"))
+    play_random(kernel, game_id, 2)
+    events = kernel.store.read(game_id)
+    created = events[0]
+    older = rehash(events, 1, payload={**created.payload, "rules_version": "0"})
+    target = next(e for e in older if e.type == "dice.Rolled")
+    forged = rehash(older, target.seq, payload={**target.payload, "face": 7 - target.payload["face"]})
+    failure = verify(kernel.replayer, forged).failure
+    assert failure is not None and "recorded under rules version 0 and this pbem runs version" in failure.problem
