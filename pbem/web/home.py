@@ -17,8 +17,9 @@ def page(token: str) -> Any:
     svc = service()
     games = []
     for row in svc.games_of(claims.subject):
-        seq = svc.store.last(row["game_id"])[0]
-        games.append({**row, "play_url": url_for("play.page", token=links().play(row["game_id"], row["seat"], seq)),
+        token = links().play(row["game_id"], row["seat"], svc.store.last(row["game_id"])[0])
+        games.append({**row, "play_url": url_for("play.page", token=token),
+                      "replay_url": url_for("proof.player_replay", token=token),
                       "public_url": url_for("games.page", game_id=row["game_id"])})
     name = games[0]["name"] if games else ""
     return render_template("web/home.html", games=games, name=name)

@@ -37,7 +37,7 @@ def test_the_home_page_lists_the_players_games_with_deadlines_and_links(client: 
     page = text(response)
     assert response.status_code == 200 and "Ann, your games" in page and "2 games" in page
     assert game.id in page and " UTC" in page and "Act now" in page
-    assert f'href="/play/{game.token(0)}"' in page
+    assert f'href="/play/{game.token(0)}"' in page and f'href="/play/{game.token(0)}/replay"' in page
     assert response.headers["Referrer-Policy"] == "no-referrer"
 
 
