@@ -122,6 +122,18 @@ def timeline(service: Service, game_id: str) -> Timeline:
         return found
 
 
+def command_span(events: list[Event], seq: int) -> tuple[int, int]:
+    """The first and last seq of the command that appended event ``seq``."""
+    command = events[seq - 1].command_id
+    first = last = seq
+    if command is not None:
+        while first > 1 and events[first - 2].command_id == command:
+            first -= 1
+        while last < len(events) and events[last].command_id == command:
+            last += 1
+    return first, last
+
+
 def actor_name(event: Event, names: list[str]) -> str:
     seat = actor_seat(event.actor)
     if seat is not None and 0 <= seat < len(names):
@@ -160,7 +172,8 @@ def replay(service: Service, game_id: str, at: int | None = None, perspective: P
                 "reason": undo.payload.get("reason", "")},
         }
 
-    prompts = rules.prompts(state.game) if not state.ended else {}
+    first, last = command_span(line.events, at)
+    prompts = rules.prompts(state.game) if not state.ended and at == last else {}  # mid-command, nobody is asked
     if perspective.everything:
         views = {"public": rules.view(state.game, None), **{n: rules.view(state.game, i) for i, n in enumerate(names)}}
     else:
@@ -177,6 +190,7 @@ def replay(service: Service, game_id: str, at: int | None = None, perspective: P
         "first_step": steps[0], "prev": earlier[-1] if earlier else None, "next": later[0] if later else None,
         "last_step": steps[-1],
         "event": entry(line.events[at - 1]),
+        "command": {"first_seq": first, "last_seq": last},
         "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
         "turns": [{**t, "name": names[t["seat"]]} for t in line.turns(rules)],
         "waiting_for": [{"seat": p.seat, "name": names[p.seat], "kind": p.kind, "text": p.text}
