@@ -43,7 +43,6 @@ class Perspective:
 
 
 PUBLIC = Perspective()
-EVERYTHING = Perspective(everything=True)
 
 
 @dataclass

@@ -501,7 +501,7 @@ class Service:
         A player may audit their own moves and public events; until the game ends they see
         only their own views, and of another player's move not what was typed or chosen.
         """
-        self.load(game_id)
+        state = self.load(game_id)
         events = self.store.read(game_id)
         if not 1 <= seq <= len(events):
             raise ServiceError(f"there is no event {seq}; this game has events 1 to {len(events)}")
@@ -512,7 +512,6 @@ class Service:
             raise ServiceError("this event was hidden from you; you can audit your own moves and what was public "
                                "(the organiser can audit every event)")
         found = audit.explain(self.kernel.replayer, events, seq, self.kernel.seed(game_id))
-        state = self.load(game_id)
         owner = target.visibility.seats[0] if target.visibility.kind == "seats" and target.visibility.seats else None
         found["described"] = self.describe_event(self.kernel.rules(state), target, owner, ended,
                                                  [s.name for s in state.config.seats])
