@@ -169,13 +169,16 @@ class Kernel:
         return seed
 
     def recent_commands(self, game_id: str, last_seq: int, window: int = 64) -> list[list[Event]]:
-        """The last effective commands (undos left out), whole, read from a window at the end of the stream.
+        """The last effective moves, whole, read from a window at the end of the stream.
 
-        Enough for undo, which only ever looks at the latest commands of the game.
+        Undos and the delivery layer's records (a deadline extended, a pause, a standing order,
+        an undo request) are left out: they are not moves, so they neither count as someone
+        acting since nor can be undone themselves. Enough for undo, which only ever looks at
+        the latest commands of the game.
         """
         start = max(0, last_seq - window)
         commands = [c for c in group_commands(effective(self.store.read(game_id, start)))
-                    if c[0].type != ACTIONS_UNDONE]
+                    if c[0].type != ACTIONS_UNDONE and not is_delivery(c)]
         if start > 0:
             commands = commands[1:]  # the first may have begun before the window
             if not commands:

@@ -240,3 +240,18 @@ def test_the_last_move_of_a_seat_is_found_far_back(kernel: Kernel) -> None:
         assert kernel.last_command_of(game_id, 0, seq, window) == ann.events
     kernel.undo_range(game_id, ann.events[0].seq, seq, seat=0, cause=CLI)
     assert kernel.last_command_of(game_id, 0, kernel.load(game_id).seq) is None
+
+
+def test_records_of_the_delivery_layer_neither_block_an_undo_nor_are_undone(kernel: Kernel) -> None:
+    from events.envelope import NewEvent
+    from pbem.delivery import GAME_PAUSED
+    kernel = delivery_kernel(kernel)
+    game_id = new_game(kernel)
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    pause = kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "holiday"})], actor="organiser", cause=CLI)
+    undone = kernel.undo(game_id, 0, cause=CLI)  # a pause is nobody acting
+    assert (undone.events[0].payload["from_seq"], undone.events[0].payload["to_seq"]) == (
+        bet.events[0].seq, bet.events[-1].seq)
+    assert pause.events[0] in effective(kernel.store.read(game_id))
+    with pytest.raises(UndoRefused, match="set up"):
+        kernel.undo(game_id, 0, cause=CLI, force=True)  # and the pause is no move to take back
