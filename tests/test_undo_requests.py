@@ -271,3 +271,26 @@ def test_a_players_own_undo_while_it_is_open_lapses_it(service: Service, game: s
     undone = service.undo(game, BEN.email, cause=CLI)  # Ben's move is still within his own horizon
     assert [e.payload["result"] for e in undone.events if e.type == UNDO_REQUEST_CLOSED] == ["lapsed"]
     assert service.load(game).game.scores == (3, 0, 0)
+
+
+def test_the_mails_say_who_asks_what_would_go_and_until_when_and_how_it_ended(service: Service, game: str) -> None:
+    from delivery import html_of, parse, text_of
+    from pbem.mail.outbox import message_of
+    _, asked = ann_asks(service, game)
+    payload = asked.events[0].payload
+    assert [m["kind"] for m in mails_to(service, ANN.email)][-1] != "undo_request"  # the asker is not asked
+    [mail] = [m for m in mails_to(service, CAT.email) if m["kind"] == "undo_request"]
+    message = parse(message_of(mail))
+    assert message["Subject"].endswith("Take back a move? Your answer is asked")
+    body = text_of(message)
+    assert "Ann asks to take back a move" in body and '"I meant to pass"' in body
+    assert f"events {payload['from_seq']}-{payload['to_seq']}" in body and "Bet" in body
+    assert f"No answer by {payload['due_at']} UTC counts as a refusal" in body and "Ben is asked too" in body
+    token = service.notifier.links.undo(game, payload["request"], 2)  # type: ignore[union-attr]
+    assert f"/undo/{token}?answer=approve" in body and f"/undo/{token}?answer=refuse" in body
+    assert f'href="http://127.0.0.1:8000/undo/{token}?answer=approve"' in html_of(message)
+    service.answer_undo(game, payload["request"], 1, "approve", cause=CLI)
+    service.answer_undo(game, payload["request"], 2, "approve", cause=CLI)
+    [undone] = [m for m in mails_to(service, BEN.email) if m["kind"] == "undone"]
+    assert "moves were taken back, at Ann's request (approved by Ben and Cat)" in text_of(parse(message_of(undone)))
+    assert [m["kind"] for m in mails_to(service, ANN.email)][-1] == "turn"
