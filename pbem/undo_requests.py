@@ -218,13 +218,13 @@ def answer(service: Service, game_id: str, request: str, seat: int, choice: str,
     if choice not in UNDO_ANSWERS:
         raise ServiceError(f"an answer is approve or refuse, not {choice!r}")
     for attempt in range(RETRIES + 1):
+        seq = service.store.last(game_id)[0]  # first: a command after it makes the append below fail, not slip by
         found = _open(service, game_id, request)
         names = _names(service, game_id)
         if seat not in found.approvers:
             raise NotAsked("you are not one of the players this request asks")
         if seat in found.answers:
             raise AlreadyAnswered(f"you have answered this request already: you chose to {found.answers[seat]} it")
-        seq = service.store.last(game_id)[0]
         who = seat_actor(seat)
         answered = NewEvent(UNDO_ANSWERED, {"request": request, "seat": seat, "answer": choice}, actor=who)
         try:
@@ -249,8 +249,8 @@ def decide(service: Service, game_id: str, request: str, choice: str, reason: st
         raise ServiceError(f"a decision is approve or refuse, not {choice!r}")
     reason = " ".join(reason.split())[:MAX_REASON]
     for attempt in range(RETRIES + 1):
+        seq = service.store.last(game_id)[0]  # before the read model: see ``answer``
         found = _open(service, game_id, request)
-        seq = service.store.last(game_id)[0]
         decided = NewEvent(UNDO_DECIDED, {"request": request, "answer": choice, "reason": reason}, actor=ORGANISER)
         why = f"{'approved' if choice == 'approve' else 'refused'} by the organiser" + (f": {reason}" if reason else "")
         try:
@@ -286,6 +286,7 @@ def expire(service: Service, game_id: str, request: str, now: datetime) -> Comma
 
     None if it is closed already or not yet due (the scheduler's list may be a moment old).
     """
+    seq = service.store.last(game_id)[0]  # before the read model: see ``answer``
     found = find(service.store, game_id, request)
     if found is None or not found.open or found.due_at > now.isoformat(timespec="seconds"):
         return None
@@ -293,7 +294,7 @@ def expire(service: Service, game_id: str, request: str, now: datetime) -> Comma
     silent = " and ".join(names[s] for s in found.waiting_for())
     close = _close(found, "expired", f"no answer from {silent} by {found.due_at} UTC")
     return service.kernel.record(game_id, [close], actor=SCHEDULER, cause=Cause("scheduler", {"undo_request": request}),
-                                 hooks=service, expected_seq=service.store.last(game_id)[0])
+                                 hooks=service, expected_seq=seq)
 
 
 # ---- what every command adds -------------------------------------------------------------------
