@@ -294,3 +294,33 @@ def test_the_mails_say_who_asks_what_would_go_and_until_when_and_how_it_ended(se
     [undone] = [m for m in mails_to(service, BEN.email) if m["kind"] == "undone"]
     assert "moves were taken back, at Ann's request (approved by Ben and Cat)" in text_of(parse(message_of(undone)))
     assert [m["kind"] for m in mails_to(service, ANN.email)][-1] == "turn"
+
+
+def test_the_last_two_approvals_racing_take_the_moves_back_exactly_once(service: Service, game: str) -> None:
+    import threading
+    _, asked = ann_asks(service, game)
+    request = asked.events[0].payload["request"]
+    settings = make_settings(service.store.path.parent)
+    barrier = threading.Barrier(2)
+    failures: list[BaseException] = []
+
+    def approve(seat: int) -> None:
+        own = Service.open(settings)  # each its own connection, as two web processes would have
+        try:
+            barrier.wait()
+            own.answer_undo(game, request, seat, "approve", cause=CLI)
+        except BaseException as err:  # noqa: BLE001 - reported below
+            failures.append(err)
+        finally:
+            own.close()
+
+    threads = [threading.Thread(target=approve, args=(seat,)) for seat in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    events = service.store.read(game)
+    assert [e.type for e in events].count(ACTIONS_UNDONE) == 1
+    assert [e.payload["result"] for e in events if e.type == UNDO_REQUEST_CLOSED] == ["approved"]
+    assert service.load(game).game.scores == (0, 0, 0)
