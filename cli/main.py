@@ -10,10 +10,11 @@ from typing import Any, Iterator
 
 import click
 
-from events.handling import Cause
+from events.handling import Cause, UndoRefused
 from events.rules import ActionError
 from events.store import ConcurrencyError
 from pbem import config
+from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
 from pbem.service import Player, Service, ServiceError
 
@@ -146,6 +147,11 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
         click.echo("seats: " + ", ".join(f"{s['seat']}: {s['name']}" for s in shown["seats"]))
         if shown["waiting_for"]:
             click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
+        asked = shown["undo_request"]
+        if asked:
+            answers = ", ".join(f"{a['name']} {a['answer'] or 'no answer yet'}" for a in asked["approvers"])
+            click.echo(f"undo request {asked['request']}: {asked['name']} asks to take back events "
+                       f"{asked['from_seq']}-{asked['to_seq']}, open until {asked['due_at']} UTC ({answers})")
         if shown["outcome"]:
             click.echo("outcome: " + json.dumps(shown["outcome"], sort_keys=True))
         assumed = shown["view"].get("assumed") if isinstance(shown["view"], dict) else None
@@ -195,16 +201,71 @@ def game_act(ctx: click.Context, game_id: str, command: str, email: str) -> None
 @game.command("undo")
 @click.argument("game_id")
 @click.option("--as", "email", required=True, help="The player undoing their last action.")
+@click.option("--request", "ask", is_flag=True,
+              help="Beyond the horizon: ask the other players to agree to take back your last move.")
+@click.option("--reason", default="", help="With --request: why, for the other players and the record.")
 @click.pass_context
-def game_undo(ctx: click.Context, game_id: str, email: str) -> None:
+def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: str) -> None:
     """Undo the player's own last action, if nobody acted since and it revealed nothing.
 
+    Beyond that, --request asks every other player to agree (they answer by mail, on the web or
+    with `pbem game undo-answer`); no answer by the deadline counts as a refusal.
     Example: pbem game undo 3f9a1c22d0 --as alice@example.org
     """
     with open_service(ctx) as service:
-        result = service.undo(game_id, email, cause=Cause("cli"))
+        seat = service.seat_of(game_id, email)
+        if ask:
+            result = service.request_undo(game_id, seat, reason, cause=Cause("cli"))
+            asked = result.events[0].payload
+            names = [s["name"] for s in service.show(game_id)["seats"]]
+            click.echo(f"asked {' and '.join(names[s] for s in asked['approvers'])} to take back events "
+                       f"{asked['from_seq']}-{asked['to_seq']}: request {asked['request']}, "
+                       f"open until {asked['due_at']} UTC")
+            return
+        try:
+            result = service.undo(game_id, email, cause=Cause("cli"))
+        except UndoRefused as refused:
+            hint = ""
+            if service.can_request_undo(game_id, seat)[0]:
+                hint = f"; `pbem game undo {game_id} --as {email} --request` asks the other players to agree"
+            raise click.ClickException(f"{refused}{hint}") from None
         undo = result.events[0]
         click.echo(f"undid events {undo.payload['from_seq']}-{undo.payload['to_seq']} (recorded as event {undo.seq})")
+
+
+@game.command("undo-answer")
+@click.argument("game_id")
+@click.argument("request")
+@click.argument("answer", type=click.Choice(["approve", "refuse"]))
+@click.option("--as", "email", default=None, help="The asked player answering.")
+@click.option("--organiser", is_flag=True, help="Decide for the players, as the organiser.")
+@click.option("--reason", default="", help="With --organiser: why, for the players and the record.")
+@click.pass_context
+def game_undo_answer(ctx: click.Context, game_id: str, request: str, answer: str, email: str | None,
+                     organiser: bool, reason: str) -> None:
+    """Answer an undo request as one of the asked players, or decide it as the organiser.
+
+    The request id is in `pbem game show ID` and in the players' mails.
+    Example: pbem game undo-answer 3f9a1c22d0 5be2c0a1d4 approve --as bob@example.org
+    """
+    if organiser == (email is not None):
+        raise click.UsageError("give exactly one of --as EMAIL (a player's answer) or --organiser (a decision)")
+    with open_service(ctx) as service:
+        if organiser:
+            result = service.decide_undo(game_id, request, answer, reason, cause=Cause("cli"))
+        else:
+            seat = service.seat_of(game_id, str(email))
+            result = service.answer_undo(game_id, request, seat, answer, cause=Cause("cli"))
+        closed = next((e.payload for e in result.events if e.type == UNDO_REQUEST_CLOSED), None)
+        if closed is None:
+            waiting = service.undo_request(game_id, request)
+            names = [s["name"] for s in service.show(game_id)["seats"]]
+            click.echo(f"answered {answer}; still waiting for "
+                       f"{' and '.join(names[s] for s in waiting.waiting_for()) if waiting else 'nobody'}")
+        else:
+            click.echo(f"request {request} closed, {closed['result']}: {closed['reason']}")
+        for event in result.events:
+            click.echo(f"{event.seq}  {event.type}  {event.hash[:16]}")
 
 
 @game.command("log")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
 from events.envelope import GENESIS_HASH, Event, canonical_json, recompute_hash
-from events.handling import group_commands
+from events.handling import group_commands, is_delivery
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
 from events.rules import ActionError
@@ -85,11 +85,18 @@ def _draft_form(event: Event) -> str:
     return canonical_json([event.type, event.payload, event.visibility.encode(), event.reveals])
 
 
-def is_delivery(command: Sequence[Event]) -> bool:
-    """A command of the delivery layer only (a deadline, a pause, a standing order): the rules see none of it."""
-    return "action" not in command[0].cause and all(
-        e.type.startswith("pbem.") and e.type not in (GAME_CREATED, RANDOM_DRAWN, GAME_ENDED, ACTIONS_UNDONE)
-        for e in command)
+def check_undo_command(command: Sequence[Event]) -> Finding | None:
+    """An undo holds its ``pbem.ActionsUndone`` events and delivery records (an answer, a deadline), nothing else.
+
+    Its undo rules were checked when it was made; what can be checked afterwards is that
+    no move, draw or game event was slipped into it, since only a move may record those.
+    """
+    if "action" in command[0].cause:
+        return Finding(command[0].seq, "an undo carries a recorded action, as only a move does")
+    for event in command:
+        if not event.type.startswith("pbem.") or event.type in (GAME_CREATED, RANDOM_DRAWN, GAME_ENDED):
+            return Finding(event.seq, f"an undo holds a {event.type}, which only a move can record")
+    return None
 
 
 def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: list[Event],
@@ -152,7 +159,12 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None)
         return report
     state: GameState[Any] | None = None
     for command in group_commands(effective(events)):
-        if command[0].type != ACTIONS_UNDONE:
+        if any(e.type == ACTIONS_UNDONE for e in command):
+            finding = check_undo_command(command)
+            if finding:
+                report.failure = finding
+                return report
+        else:
             problem = recheck_command(replayer, state, command, seed)
             if problem:
                 recorded, running = events[0].payload["rules_version"], replayer.rules_for(
@@ -217,7 +229,7 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
             "after": rules.view(after.game, who),
         }
     rule_check: str
-    if command[0].type in (ACTIONS_UNDONE,):
+    if any(e.type == ACTIONS_UNDONE for e in command):
         rule_check = "an undo: checked against the undo rules when it was made"
     elif is_delivery(command):
         rule_check = "a record of the delivery layer (deadline, pause, standing order, ...): the rules see none of it"

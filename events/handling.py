@@ -12,13 +12,12 @@ from marshmallow import ValidationError
 
 from events.envelope import (SYSTEM, Event, NewEvent, Visibility, event_hash, payload_hash,
                              seat_actor)
-from events.replay import GameState, Replayer, effective
+from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
                            RANDOM_DRAWN, EventTypeRegistry)
 from events.store import ConcurrencyError, EventStore, Row
-
 
 
 class StaleCommand(IllegalAction):
@@ -92,6 +91,13 @@ def group_commands(events: Sequence[Event]) -> list[list[Event]]:
     return groups
 
 
+def is_delivery(command: Sequence[Event]) -> bool:
+    """A command of the delivery layer only (a deadline, a pause, a standing order): the rules see none of it."""
+    return "action" not in command[0].cause and all(
+        e.type.startswith("pbem.") and e.type not in (GAME_CREATED, RANDOM_DRAWN, GAME_ENDED, ACTIONS_UNDONE)
+        for e in command)
+
+
 def check_undo(command: list[Event], seat: int) -> str | None:
     """Why this seat may not undo this command on its own, or None if it may."""
     first = command[0]
@@ -163,18 +169,38 @@ class Kernel:
         return seed
 
     def recent_commands(self, game_id: str, last_seq: int, window: int = 64) -> list[list[Event]]:
-        """The last effective commands (undos left out), whole, read from a window at the end of the stream.
+        """The last effective moves, whole, read from a window at the end of the stream.
 
-        Enough for undo, which only ever looks at the latest commands of the game.
+        Undos and the delivery layer's records (a deadline extended, a pause, a standing order,
+        an undo request) are left out: they are not moves, so they neither count as someone
+        acting since nor can be undone themselves. Enough for undo, which only ever looks at
+        the latest commands of the game.
         """
         start = max(0, last_seq - window)
         commands = [c for c in group_commands(effective(self.store.read(game_id, start)))
-                    if c[0].type != ACTIONS_UNDONE]
+                    if c[0].type != ACTIONS_UNDONE and not is_delivery(c)]
         if start > 0:
             commands = commands[1:]  # the first may have begun before the window
             if not commands:
                 return self.recent_commands(game_id, last_seq, window * 4)
         return commands
+
+    def last_command_of(self, game_id: str, seat: int, last_seq: int, window: int = 64) -> list[Event] | None:
+        """The seat's last effective move: its own action, or one played for it (time-out, standing order).
+
+        Read from a window at the end of the stream, widened until found or the start is reached.
+        """
+        while True:
+            start = max(0, last_seq - window)
+            commands = group_commands(effective(self.store.read(game_id, start)))
+            if start > 0:
+                commands = commands[1:]  # the first may have begun before the window
+            for command in reversed(commands):
+                if command[0].cause.get("seat") == seat and "action" in command[0].cause:
+                    return command
+            if start == 0:
+                return None
+            window *= 4
 
     # ---- writing ---------------------------------------------------------------------------
 
@@ -375,6 +401,72 @@ class Kernel:
         restored = self.load(game_id, upto_seq=last[0].seq - 1)
         return self._commit(state, game_id, [NewEvent(ACTIONS_UNDONE, payload)], who, command, [], hooks,
                             None, after=restored)
+
+    def undo_range(self, game_id: str, from_seq: int, to_seq: int, *, seat: int, cause: Cause,
+                   actor: str | None = None, reason: str = "", hooks: Hooks | None = None,
+                   expected_seq: int | None = None, records_before: Sequence[NewEvent] = (),
+                   records_after: Sequence[NewEvent] = ()) -> CommandResult:
+        """Take back every effective command from ``from_seq`` to ``to_seq``, whoever made them (an agreed undo).
+
+        ``from_seq`` must begin an effective command and ``to_seq`` end one, and only records of
+        the delivery layer may follow ``to_seq``: an undo never takes a move out from under a
+        later one. Delivery records inside the range (a pause, a standing order) stay in effect,
+        so the range is cut around them: one ``pbem.ActionsUndone`` per stretch of moves. The
+        state after is the state before ``from_seq``, its random counter included, so playing
+        the same again draws the same dice and cards. ``records_before`` and ``records_after``
+        are the delivery layer's events of the same command (the answer that completed an
+        agreement, the close of the request), appended around the undo in one transaction.
+
+        :raises UndoRefused: the game is over, or the range is not what is described above.
+        :raises StaleCommand: the game moved on since ``expected_seq``.
+        """
+        state = self.load(game_id)
+        if expected_seq is not None and state.seq != expected_seq:
+            raise StaleCommand(game_id, expected_seq, state.seq)
+        if state.ended:
+            raise UndoRefused("the game is over; nothing can be undone")
+        stretches = self._undo_stretches(game_id, from_seq, to_seq, state.seq)
+        who = actor or seat_actor(seat)
+        command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via, **cause.detail}
+        undone = [NewEvent(ACTIONS_UNDONE, {"from_seq": first, "to_seq": last, "seat": seat,
+                                            "reason": reason or "undone by agreement"})
+                  for first, last in stretches]
+        restored = self.load(game_id, upto_seq=from_seq - 1)
+        return self._commit(state, game_id, [*records_before, *undone, *records_after], who, command, [], hooks,
+                            None, after=restored)
+
+    def _undo_stretches(self, game_id: str, from_seq: int, to_seq: int, last_seq: int) -> list[tuple[int, int]]:
+        """The seq ranges an undo of ``from_seq``..``to_seq`` takes out: its moves, around delivery records."""
+        if not 1 < from_seq <= to_seq <= last_seq:
+            raise UndoRefused(f"events {from_seq} to {to_seq} are not a range of this game's moves "
+                              f"(it has events 1 to {last_seq}; event 1 and the setup cannot be undone)")
+        tail = self.store.read(game_id, from_seq - 2)
+        if tail[0].command_id is not None and tail[0].command_id == tail[1].command_id:
+            raise UndoRefused(f"event {from_seq} is in the middle of a command; undo takes back whole commands")
+        if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] < from_seq for e in tail[1:]):
+            raise UndoRefused(f"a later undo reaches back before event {from_seq}")
+        skipped = undone_seqs(tail)
+        if from_seq in skipped:
+            raise UndoRefused(f"event {from_seq} is undone already")
+        commands = group_commands([e for e in tail[1:] if e.seq not in skipped])
+        if not any(c[-1].seq == to_seq for c in commands):
+            raise UndoRefused(f"event {to_seq} does not end a command that counts; undo takes back whole commands")
+        later = next((c for c in commands if c[0].seq > to_seq and not is_delivery(c)), None)
+        if later is not None:
+            raise UndoRefused(f"the game has moved on since: event {later[0].seq} came after event {to_seq}")
+        stretches: list[tuple[int, int]] = []
+        open_stretch = False
+        for command in (c for c in commands if c[-1].seq <= to_seq):
+            if is_delivery(command):
+                open_stretch = False
+            elif open_stretch:
+                stretches[-1] = (stretches[-1][0], command[-1].seq)
+            else:
+                stretches.append((command[0].seq, command[-1].seq))
+                open_stretch = True
+        if not stretches:
+            raise UndoRefused(f"events {from_seq} to {to_seq} hold no move to undo, only records")
+        return stretches
 
     def import_events(self, events: Sequence[Event], rows: Sequence[Row] = ()) -> GameState[Any]:
         """Store a verified record's events as they are (same seqs and hashes)."""

@@ -42,6 +42,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "link_days": (60, "Days a link in a mail stays valid."),
     "turn_hours": (72.0, "Hours a player has for a turn before the default action is taken."),
     "interrupt_hours": (24.0, "Hours a player has for an out-of-turn decision (e.g. an interrupt card)."),
+    "undo_request_hours": (24.0, "Hours the other players have to answer a request to take back a move; "
+                                 "no answer by then refuses it."),
     "reminders": ([0.5, 0.9], "When to remind, as fractions of the time allowed."),
     "dispatch_seconds": (5, "How often the scheduler sends due mails."),
     "deadline_seconds": (30, "How often the scheduler checks deadlines and reminders."),

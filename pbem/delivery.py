@@ -1,4 +1,4 @@
-"""The delivery layer's own events: deadlines, pauses, time-outs and standing orders.
+"""The delivery layer's own events: deadlines, pauses, time-outs, standing orders and undo requests.
 
 They live in the game's stream (so every deadline, extension, pause and time-out is on
 record with its reason) but never reach the rules: their types start with ``pbem.``.
@@ -17,8 +17,15 @@ GAME_PAUSED = "pbem.GamePaused"
 GAME_RESUMED = "pbem.GameResumed"
 TIMED_OUT = "pbem.TimedOut"
 STANDING_ORDER_SET = "pbem.StandingOrderSet"
+UNDO_REQUESTED = "pbem.UndoRequested"
+UNDO_ANSWERED = "pbem.UndoAnswered"
+UNDO_DECIDED = "pbem.UndoDecided"
+UNDO_REQUEST_CLOSED = "pbem.UndoRequestClosed"
 
 STANDING_ANSWERS = ("always", "never", "ask")
+UNDO_ANSWERS = ("approve", "refuse")
+UNDO_RESULTS = ("approved", "refused", "expired", "lapsed")
+UNDO_EVENTS = (UNDO_REQUESTED, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED)
 
 
 class DeadlineSetSchema(Schema):
@@ -50,6 +57,35 @@ class StandingOrderSchema(Schema):
     answer = fields.String(required=True, validate=validate.OneOf(STANDING_ANSWERS))
 
 
+class UndoRequestedSchema(Schema):
+    request = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    seat = fields.Integer(required=True, strict=True)
+    from_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    to_seq = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True, validate=validate.Length(max=300))
+    due_at = fields.String(required=True)
+    approvers = fields.List(fields.Integer(strict=True), required=True, validate=validate.Length(min=1))
+
+
+class UndoAnsweredSchema(Schema):
+    request = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    seat = fields.Integer(required=True, strict=True)
+    answer = fields.String(required=True, validate=validate.OneOf(UNDO_ANSWERS))
+
+
+class UndoDecidedSchema(Schema):
+    request = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    answer = fields.String(required=True, validate=validate.OneOf(UNDO_ANSWERS))
+    reason = fields.String(required=True, validate=validate.Length(max=300))
+
+
+class UndoRequestClosedSchema(Schema):
+    request = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    seat = fields.Integer(required=True, strict=True)
+    result = fields.String(required=True, validate=validate.OneOf(UNDO_RESULTS))
+    reason = fields.String(required=True)
+
+
 DELIVERY_EVENT_TYPES = (
     EventType(DEADLINE_SET, DeadlineSetSchema,
               doc="A seat was prompted (its turn, or an out-of-turn decision) and must act by due_at (UTC)."),
@@ -61,6 +97,13 @@ DELIVERY_EVENT_TYPES = (
               doc="A seat's deadline passed: the scheduler took the prompt's default action for it."),
     EventType(STANDING_ORDER_SET, StandingOrderSchema,
               doc="A player's standing answer to one kind of out-of-turn prompt: always, never, or ask."),
+    EventType(UNDO_REQUESTED, UndoRequestedSchema,
+              doc="A player asked the others to agree to take back events from_seq..to_seq, by due_at."),
+    EventType(UNDO_ANSWERED, UndoAnsweredSchema, doc="One of the players asked answered an undo request."),
+    EventType(UNDO_DECIDED, UndoDecidedSchema, doc="The organiser decided an undo request for the players."),
+    EventType(UNDO_REQUEST_CLOSED, UndoRequestClosedSchema,
+              doc="An undo request was closed: approved (the undo is in the same command), refused, "
+                  "expired or lapsed."),
 )
 
 
@@ -83,4 +126,15 @@ def describe_delivery(event: Event, names: list[str]) -> str:
         return f"{name(p['seat'])} ran out of time; the default was played for them"
     if event.type == STANDING_ORDER_SET:
         return f"{name(p['seat'])} set a standing order for {p['topic']}: {p['answer']}"
+    if event.type == UNDO_REQUESTED:
+        reason = f" ({p['reason']})" if p["reason"] else ""
+        return (f"{name(p['seat'])} asks to take back events {p['from_seq']}-{p['to_seq']}{reason}; "
+                f"{' and '.join(name(s) for s in p['approvers'])} to answer by {p['due_at']} UTC")
+    if event.type == UNDO_ANSWERED:
+        return f"{name(p['seat'])} {'approves' if p['answer'] == 'approve' else 'refuses'} the undo request"
+    if event.type == UNDO_DECIDED:
+        verb = "approves" if p["answer"] == "approve" else "refuses"
+        return f"the organiser {verb} the undo request" + (f": {p['reason']}" if p["reason"] else "")
+    if event.type == UNDO_REQUEST_CLOSED:
+        return f"{name(p['seat'])}'s undo request is closed, {p['result']}: {p['reason']}"
     return event.type

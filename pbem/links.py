@@ -15,7 +15,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
-PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf")
+PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo")
 TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
 
 
@@ -53,6 +53,19 @@ class PlayClaims:
     def cause(self) -> dict[str, Any]:
         """What an audit records about the link: its id, when it was issued, at which move."""
         return {**self.claims.cause(), "link_issued_seq": self.seq}
+
+
+@dataclass(frozen=True)
+class UndoClaims:
+    """An undo link: one seat's answer to one undo request of one game."""
+
+    game_id: str
+    request: str
+    seat: int
+    claims: Claims
+
+    def cause(self) -> dict[str, Any]:
+        return {**self.claims.cause(), "undo_request": self.request}
 
 
 class Links:
@@ -96,6 +109,19 @@ class Links:
         try:
             game_id, seat, seq = claims.subject.split(".")
             return PlayClaims(game_id, int(seat), int(seq), claims)
+        except ValueError:
+            raise ForgedLink("this link is not valid") from None
+
+    # ---- undo links: a seat's answer to an undo request ------------------------------------------
+
+    def undo(self, game_id: str, request: str, seat: int) -> str:
+        return self.make("undo", f"{game_id}.{request}.{seat}")
+
+    def read_undo(self, token: str) -> UndoClaims:
+        claims = self.read("undo", token)
+        try:
+            game_id, request, seat = claims.subject.split(".")
+            return UndoClaims(game_id, request, int(seat), claims)
         except ValueError:
             raise ForgedLink("this link is not valid") from None
 

@@ -6,9 +6,11 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from events.envelope import Event, actor_seat
+from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem.delivery import DEADLINE_SET, TIMED_OUT
+from pbem import undo_requests
+from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
@@ -25,6 +27,8 @@ SUBJECTS = {
     "ended": "The game is over",
     "reply_error": "Your reply could not be applied",
     "undone": "A move was taken back",
+    "undo_request": "Take back a move? Your answer is asked",
+    "undo_closed": "No move taken back",
 }
 
 
@@ -51,6 +55,9 @@ class Notifier:
     def unsubscribe_url(self, game_id: str, seat: int) -> str:
         return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}')}"
 
+    def undo_url(self, game_id: str, request: str, seat: int) -> str:
+        return f"{self.base_url}/undo/{self.links.undo(game_id, request, seat)}"
+
     def reply_to(self, game_id: str, seat: int, seq: int) -> str:
         local, _, domain = self.reply_address.partition("@")
         return f"{local}+{self.links.play(game_id, seat, seq)}@{domain}"
@@ -68,7 +75,15 @@ class Notifier:
         timed_out = {e.payload["seat"] for e in events if e.type == TIMED_OUT}
         actor = actor_seat(str(events[0].cause.get("actor", "")))
         undo = any(e.type == "pbem.ActionsUndone" for e in events)
+        asked = any(e.type in UNDO_EVENTS for e in events)
+        if asked and is_delivery(events):
+            return self.undo_request_mails(service, after, events, players)  # all that a request or answer causes
         rows: list[Row] = []
+        agreed = next((e.payload for e in events if e.type == UNDO_REQUEST_CLOSED), None)
+        extra = None
+        if agreed is not None and agreed["result"] == "approved":
+            asker = after.config.seats[agreed["seat"]].name
+            extra = {"agreement": f"at {asker}'s request ({agreed['reason']})"}
         for player in players:
             seat = int(player["seat"])
             if after.ended:
@@ -77,7 +92,7 @@ class Notifier:
                 kind = "turn" if deadlines[seat]["kind"] == "turn" else "prompt"
             elif seat in timed_out:
                 kind = "timeout"
-            elif seat == actor:
+            elif seat == actor and not undo:
                 kind = "receipt"
             elif undo:
                 kind = "undone"
@@ -87,7 +102,42 @@ class Notifier:
                 continue
             rows += self.compose(service, after, events, player, kind, prompts.get(seat),
                                  deadline=deadlines.get(seat, {}).get("due_at"),
-                                 receipt=[e for e in events if seat == actor])
+                                 receipt=[e for e in events if seat == actor], extra=extra)
+        if asked:  # a move that lapsed a request, or the undo that an approval applied
+            rows += self.undo_request_mails(service, after, events, players)
+        return rows
+
+    def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
+                           players: list[dict[str, Any]]) -> list[Row]:
+        """The asked players' mails of a new undo request, and everyone's of a request closed without an undo.
+
+        An approved request needs no mail of its own: its undo is mailed like any other.
+        """
+        names = [s.name for s in after.config.seats]
+        actor = actor_seat(str(events[0].cause.get("actor", "")))
+        rows: list[Row] = []
+        for event in events:
+            if event.type == UNDO_REQUESTED:
+                request = undo_requests.from_event(event)
+                for player in players:
+                    seat = int(player["seat"])
+                    if seat not in request.approvers or not player.get("mail", 1):
+                        continue
+                    url = self.undo_url(after.game_id, request.request, seat)
+                    extra = {"asker": names[request.seat], "request": request.to_json(names),
+                             "moves": undo_requests.moves(service, after, request, seat),
+                             "others": [names[s] for s in request.approvers if s != seat], "undo_url": url,
+                             "approve_url": f"{url}?answer=approve", "refuse_url": f"{url}?answer=refuse"}
+                    rows += self.compose(service, after, events, player, "undo_request", None, extra=extra)
+            elif event.type == UNDO_REQUEST_CLOSED and event.payload["result"] != "approved":
+                p = event.payload
+                for player in players:
+                    seat = int(player["seat"])
+                    if (seat == actor and p["result"] == "refused") or not player.get("mail", 1):
+                        continue  # who refused knows
+                    extra = {"asker": names[p["seat"]], "asked_by_you": seat == p["seat"], "result": p["result"],
+                             "closed_reason": p["reason"]}
+                    rows += self.compose(service, after, events, player, "undo_closed", None, extra=extra)
         return rows
 
     def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],

@@ -1,7 +1,7 @@
 """The scheduler: APScheduler interval jobs over the database, which is the only truth.
 
-Jobs send due mails, remind players before their deadlines, time out those past them, and read
-replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
+Jobs send due mails, remind players before their deadlines, time out those past them, close undo
+requests nobody finished answering in time, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
 loses nothing. Exactly one scheduler may run per instance: a lock file held for the life of the
 process (``fcntl.flock``; released by the OS if the process dies) refuses a second one.
 """
@@ -106,6 +106,17 @@ class Jobs:
                 except (ActionError, ConcurrencyError) as err:  # the game moved on meanwhile: next run sees it
                     log.info("time-out of seat %s of game %s skipped: %s", row["seat"], row["game_id"], err)
 
+    def undo_requests(self, now: datetime | None = None) -> None:
+        """Close the undo requests past their deadline: no answer counts as a refusal."""
+        now = now or datetime.now(timezone.utc)
+        with self.service() as service:
+            for row in service.due_undo_requests(now):
+                try:
+                    if service.expire_undo_request(row["game_id"], row["request"], now):
+                        log.info("undo request %s of game %s expired", row["request"], row["game_id"])
+                except (ActionError, ConcurrencyError) as err:  # answered or played meanwhile: next run sees it
+                    log.info("expiry of undo request %s of game %s skipped: %s", row["request"], row["game_id"], err)
+
     def inbound(self) -> None:
         folder = str(self.settings["inbound_maildir"])
         if not folder:
@@ -126,6 +137,8 @@ def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> An
     scheduler.add_job(jobs.send_mail, "interval", seconds=int(settings["dispatch_seconds"]), id="send_mail",
                       next_run_time=datetime.now(timezone.utc))
     scheduler.add_job(jobs.deadlines, "interval", seconds=int(settings["deadline_seconds"]), id="deadlines",
+                      next_run_time=datetime.now(timezone.utc))
+    scheduler.add_job(jobs.undo_requests, "interval", seconds=int(settings["deadline_seconds"]), id="undo_requests",
                       next_run_time=datetime.now(timezone.utc))
     if settings["inbound_maildir"]:
         scheduler.add_job(jobs.inbound, "interval", seconds=int(settings["dispatch_seconds"]), id="inbound")

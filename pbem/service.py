@@ -21,8 +21,10 @@ from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAW
 from events.store import Row, SQLiteEventStore, write_row
 from pbem import config as config_module
 from pbem import replay as replay_module
+from pbem import undo_requests
 from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
                            STANDING_ANSWERS, STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
+from pbem.errors import ServiceError
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
@@ -56,12 +58,9 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
     store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
                                             "error": str}, pk="message_id")
+    undo_requests.create_tables(store)
     create_mail_tables(store)
     _READY.add(str(store.path.resolve()))
-
-
-class ServiceError(Exception):
-    """A request the service refuses; the message is for the person who made it."""
 
 
 @dataclass(frozen=True)
@@ -86,13 +85,14 @@ class Service:
 
     def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None, *,
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
-                 reminders: Sequence[float] = (0.5, 0.9)) -> None:
+                 reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(), extra_types=DELIVERY_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
         self.reminders = sorted(float(r) for r in reminders)
+        self.undo_request_hours = undo_request_hours
         create_tables(store)
 
     @classmethod
@@ -106,7 +106,8 @@ class Service:
             notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]))
         return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
-                   interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"])
+                   interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
+                   undo_request_hours=float(settings["undo_request_hours"]))
 
     def close(self) -> None:
         self.store.close()
@@ -114,6 +115,11 @@ class Service:
     # ---- what every command adds, in its own transaction -----------------------------------
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+        """A deadline for every seat newly prompted; the close of an undo request that a move overtook."""
+        return self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
+
+    def deadlines_for(self, before: GameState[Any] | None, after: GameState[Any],
+                      events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
         if after.ended:
             return []
@@ -170,6 +176,7 @@ class Service:
             elif event.type == STANDING_ORDER_SET:
                 rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
+        rows += undo_requests.rows(game_id, events)
         players = self.players(game_id) if players is None else players
         if self.notifier is not None and players:
             rows += self.notifier.for_command(self, before, after, events, players)
@@ -358,6 +365,40 @@ class Service:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self)
 
+    # ---- undo beyond the horizon: requests (pbem/undo_requests.py) ---------------------------
+
+    def request_undo(self, game_id: str, seat: int, reason: str, *, cause: Cause,
+                     expected_seq: int | None = None) -> CommandResult:
+        """Ask the other players to agree to take back the seat's last move and everything after it."""
+        return undo_requests.request_undo(self, game_id, seat, reason, cause=cause, expected_seq=expected_seq)
+
+    def answer_undo(self, game_id: str, request: str, seat: int, answer: str, *, cause: Cause) -> CommandResult:
+        """An asked player approves or refuses; the last approval applies the undo in the same command."""
+        return undo_requests.answer(self, game_id, request, seat, answer, cause=cause)
+
+    def decide_undo(self, game_id: str, request: str, answer: str, reason: str, *, cause: Cause) -> CommandResult:
+        """The organiser approves or refuses an open request for the players."""
+        return undo_requests.decide(self, game_id, request, answer, reason, cause=cause)
+
+    def due_undo_requests(self, now: datetime) -> list[dict[str, Any]]:
+        """Open requests past their deadline: ``{game_id, request}``."""
+        return undo_requests.due(self.store, now)
+
+    def expire_undo_request(self, game_id: str, request: str, now: datetime | None = None) -> CommandResult | None:
+        """Close a request past its deadline as refused (expired); None if it no longer applies."""
+        return undo_requests.expire(self, game_id, request, now or datetime.now(timezone.utc))
+
+    def undo_request(self, game_id: str, request: str | None = None) -> undo_requests.Request | None:
+        """One request of the game by id, or (without an id) the open one."""
+        if request is None:
+            return undo_requests.open_request(self.store, game_id)
+        return undo_requests.find(self.store, game_id, request)
+
+    def can_request_undo(self, game_id: str, seat: int) -> tuple[bool, str]:
+        """Whether the seat may ask the others to take back its last move now, and if not, why."""
+        command, why = undo_requests.requestable(self, self.load(game_id), seat)
+        return command is not None, why
+
     # ---- reads -----------------------------------------------------------------------------
 
     def seat_of(self, game_id: str, email: str) -> int:
@@ -411,6 +452,10 @@ class Service:
         prompts = rules.prompts(state.game)
         undo_now, undo_why = (undoable_commands(self.kernel.recent_commands(game_id, state.seq), seat)
                               if seat is not None else ([], ""))
+        ask, ask_why = (undo_requests.requestable(self, state, seat, bool(undo_now))
+                        if seat is not None else (None, ""))
+        asked = undo_requests.open_request(self.store, game_id)
+        names = [s.name for s in state.config.seats]
         return {
             "game_id": game_id, "game_type": state.game_type, "title": rules.title,
             "rules_version": state.rules_version, "seq": state.seq,
@@ -422,6 +467,9 @@ class Service:
             "your_prompt": prompts[seat].to_json() if seat in prompts else None,
             "can_undo": bool(undo_now) if seat is not None else None,
             "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
+            "can_request_undo": ask is not None if seat is not None else None,
+            "undo_request_refused_because": (ask_why or None) if seat is not None else None,
+            "undo_request": asked.to_json(names) if asked is not None else None,
             "outcome": state.outcome,
             "seed_commitment": state.seed_commitment,
             "seed": state.seed,

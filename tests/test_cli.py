@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -140,6 +141,33 @@ def test_undo_takes_back_a_bet_and_refuses_beyond_the_horizon(run: Any, game: st
     assert "undone" in log[-2]["text"] and "Ann is to act by" in log[-1]["text"]
     run("game", "act", game, "--as", "ann@example.org", "roll")
     assert "chance" in run("game", "undo", game, "--as", "ann@example.org", ok=False).output
+
+
+def test_beyond_the_horizon_undo_is_a_request_the_others_answer(run: Any, game: str) -> None:
+    ann = ("--as", "ann@example.org")
+    run("game", "act", game, *ann, "bet 3")
+    run("game", "act", game, "--as", BEN, "bet 2")
+    refused = run("game", "undo", game, *ann, ok=False).output
+    assert "not yours" in refused and f"pbem game undo {game} --as ann@example.org --request" in refused
+    asked = run("game", "undo", game, *ann, "--request", "--reason", "a slip").output
+    request = re.search(r"request ([0-9a-f]{10}),", asked).group(1)  # type: ignore[union-attr]
+    assert asked.startswith("asked ben to take back events") and "open until" in asked
+    assert json.loads(run("game", "show", game, "--json").output)["undo_request"]["reason"] == "a slip"
+    assert f"undo request {request}: Ann asks" in run("game", "show", game).output
+    assert "not one of the players" in run("game", "undo-answer", game, request, "approve", *ann, ok=False).output
+    assert run("game", "undo-answer", game, request, "approve", ok=False).exit_code == 2
+    before = run("game", "log", game, "--json").output
+    assert "no undo request" in run("game", "undo-answer", game, "0" * 10, "approve", "--as", BEN, ok=False).output
+    assert run("game", "log", game, "--json").output == before
+    done = run("game", "undo-answer", game, request, "approve", "--as", BEN).output
+    assert f"request {request} closed, approved: approved by ben" in done and "pbem.ActionsUndone" in done
+    assert "closed already" in run("game", "undo-answer", game, request, "refuse", "--as", BEN, ok=False).output
+    run("game", "act", game, *ann, "bet 1")
+    run("game", "act", game, "--as", BEN, "bet 1")
+    again = re.search(r"request ([0-9a-f]{10}),",  # type: ignore[union-attr]
+                      run("game", "undo", game, *ann, "--request").output).group(1)
+    decided = run("game", "undo-answer", game, again, "refuse", "--organiser", "--reason", "play on").output
+    assert "closed, refused: refused by the organiser: play on" in decided
 
 
 def test_log_hides_what_the_reader_may_not_see(run: Any, game: str) -> None:

@@ -134,3 +134,124 @@ def test_a_snapshot_made_stale_by_an_undo_is_not_used(kernel: Kernel, monkeypatc
     kernel.undo(game_id, 0, cause=CLI)
     assert kernel.load(game_id).game.scores == (0, 0)
     assert kernel.load(game_id) == kernel.replayer.fold(kernel.store.read(game_id))
+
+
+# ---- an undo by agreement: a range of commands -----------------------------------------------
+
+def delivery_kernel(kernel: Kernel) -> Kernel:
+    """The same store with the delivery layer's events known, so pauses can be recorded."""
+    from pbem.delivery import DELIVERY_EVENT_TYPES
+    return Kernel(kernel.store, kernel.games, extra_types=DELIVERY_EVENT_TYPES)
+
+
+def test_a_range_undo_takes_back_several_players_moves_and_keeps_them_in_the_log(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    before = kernel.load(game_id)
+    ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    ben = kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
+    undone = kernel.undo_range(game_id, ann.events[0].seq, ben.events[-1].seq, seat=0, cause=CLI,
+                               actor="organiser", reason="agreed")
+    assert [(e.type, e.payload["from_seq"], e.payload["to_seq"], e.actor) for e in undone.events] == [
+        (ACTIONS_UNDONE, ann.events[0].seq, ben.events[-1].seq, "organiser")]
+    assert undone.after.game == before.game and kernel.load(game_id).game == before.game
+    assert len(kernel.store.read(game_id)) == undone.after.seq, "nothing is deleted"
+
+
+def test_a_range_undo_is_refused_unless_it_is_whole_commands_with_nothing_played_after(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    ben = kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
+    seq = kernel.load(game_id).seq
+    refusals = {
+        (ann.events[1].seq, ben.events[-1].seq): "middle of a command",
+        (ann.events[0].seq, ben.events[0].seq): "does not end a command",
+        (ann.events[0].seq, ann.events[-1].seq): "moved on since",
+        (1, ann.events[-1].seq): "setup cannot be undone",
+        (ann.events[0].seq, seq + 5): "not a range",
+    }
+    for (first, last), why in refusals.items():
+        with pytest.raises(UndoRefused, match=why):
+            kernel.undo_range(game_id, first, last, seat=0, cause=CLI)
+    assert kernel.load(game_id).seq == seq, "a refused undo writes nothing"
+    kernel.undo_range(game_id, ben.events[0].seq, ben.events[-1].seq, seat=1, cause=CLI)
+    with pytest.raises(UndoRefused, match="undone already"):
+        kernel.undo_range(game_id, ben.events[0].seq, ben.events[-1].seq, seat=1, cause=CLI)
+
+
+def test_a_range_undo_of_a_finished_game_is_refused(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    first = None
+    while not kernel.load(game_id).ended:
+        state = kernel.load(game_id)
+        result = kernel.execute(game_id, state.game.turn, {"kind": "bet", "points": 3}, cause=CLI)
+        first = first or result
+    assert first is not None
+    with pytest.raises(UndoRefused, match="game is over"):
+        kernel.undo_range(game_id, first.events[0].seq, first.events[-1].seq, seat=0, cause=CLI)
+
+
+def test_delivery_records_inside_the_range_stay_in_effect(kernel: Kernel) -> None:
+    from events.envelope import NewEvent
+    from pbem.delivery import GAME_PAUSED
+    kernel = delivery_kernel(kernel)
+    game_id = new_game(kernel)
+    ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    pause = kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "holiday"})], actor="organiser", cause=CLI)
+    ben = kernel.execute(game_id, 1, {"kind": "bet", "points": 2}, cause=CLI)
+    undone = kernel.undo_range(game_id, ann.events[0].seq, ben.events[-1].seq, seat=0, cause=CLI)
+    assert [(e.payload["from_seq"], e.payload["to_seq"]) for e in undone.events] == [
+        (ann.events[0].seq, ann.events[-1].seq), (ben.events[0].seq, ben.events[-1].seq)]
+    kept = effective(kernel.store.read(game_id))
+    assert pause.events[0] in kept and ann.events[0] not in kept and ben.events[0] not in kept
+    assert kernel.load(game_id).game.scores == (0, 0)
+
+
+def test_records_of_the_delivery_layer_join_the_undo_in_one_command(kernel: Kernel) -> None:
+    from events.envelope import NewEvent
+    from pbem.delivery import GAME_PAUSED, GAME_RESUMED
+    kernel = delivery_kernel(kernel)
+    game_id = new_game(kernel)
+    ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    undone = kernel.undo_range(game_id, ann.events[0].seq, ann.events[-1].seq, seat=0, cause=CLI,
+                               records_before=[NewEvent(GAME_PAUSED, {"reason": "a"})],
+                               records_after=[NewEvent(GAME_RESUMED, {"reason": "b"})])
+    assert [e.type for e in undone.events] == [GAME_PAUSED, ACTIONS_UNDONE, GAME_RESUMED]
+    assert len({e.command_id for e in undone.events}) == 1
+
+
+def test_a_range_undo_then_redo_rolls_the_same_die_even_after_other_draws(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    roll = kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    ben = kernel.execute(game_id, 1, {"kind": "roll"}, cause=CLI)
+    kernel.undo_range(game_id, roll.events[0].seq, ben.events[-1].seq, seat=0, cause=CLI)
+    again = kernel.execute(game_id, 0, {"kind": "roll"}, cause=CLI)
+    assert again.events[1].payload["face"] == roll.events[1].payload["face"]
+    assert again.events[0].payload == roll.events[0].payload
+    ben_again = kernel.execute(game_id, 1, {"kind": "roll"}, cause=CLI)
+    assert ben_again.events[0].payload == ben.events[0].payload
+
+
+def test_the_last_move_of_a_seat_is_found_far_back(kernel: Kernel) -> None:
+    game_id = new_game(kernel)
+    ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 1}, cause=CLI)
+    kernel.execute(game_id, 1, {"kind": "bet", "points": 1}, cause=CLI)
+    seq = kernel.load(game_id).seq
+    for window in (1, 2, 64):
+        assert kernel.last_command_of(game_id, 0, seq, window) == ann.events
+    kernel.undo_range(game_id, ann.events[0].seq, seq, seat=0, cause=CLI)
+    assert kernel.last_command_of(game_id, 0, kernel.load(game_id).seq) is None
+
+
+def test_records_of_the_delivery_layer_neither_block_an_undo_nor_are_undone(kernel: Kernel) -> None:
+    from events.envelope import NewEvent
+    from pbem.delivery import GAME_PAUSED
+    kernel = delivery_kernel(kernel)
+    game_id = new_game(kernel)
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    pause = kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "holiday"})], actor="organiser", cause=CLI)
+    undone = kernel.undo(game_id, 0, cause=CLI)  # a pause is nobody acting
+    assert (undone.events[0].payload["from_seq"], undone.events[0].payload["to_seq"]) == (
+        bet.events[0].seq, bet.events[-1].seq)
+    assert pause.events[0] in effective(kernel.store.read(game_id))
+    with pytest.raises(UndoRefused, match="set up"):
+        kernel.undo(game_id, 0, cause=CLI, force=True)  # and the pause is no move to take back

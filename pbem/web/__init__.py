@@ -60,8 +60,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 
-    from pbem.web import api, dev, games, home, organise, play, proof, unsubscribe
-    for module in (play, home, games, api, dev, unsubscribe, organise, proof):
+    from pbem.web import api, dev, games, home, organise, play, proof, undo, unsubscribe
+    for module in (play, home, games, api, dev, unsubscribe, organise, proof, undo):
         app.register_blueprint(module.bp)
 
     app.teardown_appcontext(close_service)

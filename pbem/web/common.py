@@ -81,6 +81,8 @@ def read_token(purpose: str, token: str) -> Any:
     try:
         if purpose == "play":
             return links().read_play(token)
+        if purpose == "undo":
+            return links().read_undo(token)
         return links().read(purpose, token)
     except LinkError as err:
         raise link_refused(err) from None

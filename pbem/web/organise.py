@@ -1,4 +1,4 @@
-"""The organiser's page behind a signed link: pause, resume and extend a game, each on record with a reason."""
+"""The organiser's page behind a signed link: pause, resume, extend, decide an undo request; each on record with a reason."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from events.handling import Cause
+from pbem import undo_requests
+from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import PageError, check_csrf, check_game, links, read_token, service
 
@@ -25,9 +27,14 @@ def page(token: str, game_id: str, done: str = "") -> Any:
     deadlines = svc.store.query("SELECT d.seat, s.name, d.kind, d.due_at, d.reminders_sent FROM deadlines d "
                                 "JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
                                 "WHERE d.game_id = ? ORDER BY d.due_at", (game_id,))
+    state = svc.load(game_id)
+    names = [s.name for s in state.config.seats]
+    found = svc.undo_request(game_id)
     return render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
-                           title=svc.show(game_id)["title"], status=row["status"], paused_at=row["paused_at"],
-                           deadlines=deadlines, done=done, last_seq=row["last_seq"])
+                           title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
+                           deadlines=deadlines, done=done, last_seq=row["last_seq"],
+                           asked=found.to_json(names) if found else None,
+                           moves=undo_requests.moves(svc, state, found, None) if found else [])
 
 
 @bp.get("/<token>")
@@ -60,8 +67,19 @@ def act(token: str) -> Any:
                 raise PageError(400, "Out of range", "An extension is between a minute and 60 days.", "bad_hours")
             svc.extend(game_id, hours, reason, cause=cause)
             done = f"Every running deadline moved {hours:g} hours later."
+        elif what in ("undo-approve", "undo-refuse"):
+            choice = what.split("-")[1]
+            result = svc.decide_undo(game_id, request.form.get("request", ""), choice, reason, cause=cause)
+            closed = [e.payload for e in result.events if e.type == UNDO_REQUEST_CLOSED]
+            if closed and closed[0]["result"] == "approved":
+                done = "Approved: the moves were taken back, and the players were told."
+            elif closed and closed[0]["result"] == "lapsed":
+                done = f"The request lapsed, so nothing was taken back: {closed[0]['reason']}."
+            else:
+                done = "Refused: nothing was taken back, and the players were told."
         else:
-            raise PageError(400, "Unknown request", "Choose pause, resume or extend.", "bad_request")
+            raise PageError(400, "Unknown request", "Choose pause, resume, extend, or approve or refuse the undo "
+                            "request.", "bad_request")
     except ServiceError as err:
         raise PageError(409, "Not possible now", str(err), "refused") from None
     return page(token, game_id, done)

@@ -1,5 +1,8 @@
 """The play page behind a mail's link: the private view, the action forms, preview, confirm, undo, standing orders.
 
+Beyond the undo horizon the page offers to ask the other players instead (an undo request);
+an open request is shown with its answers, and an asked player gets a link to answer it.
+
 GET only shows. Every POST carries the page's CSRF token, and is refused unless the link's
 seq is still the game's seq, so a replayed or outdated form changes nothing.
 """
@@ -15,6 +18,7 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from pbem.delivery import STANDING_ANSWERS
 from pbem.service import ServiceError
+from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
                              home_token, links,
                              read_play, service)
@@ -42,6 +46,14 @@ def standing_orders(seat: Seat, shown: dict[str, Any]) -> list[dict[str, str]]:
     return [{"topic": t, "text": text, "answer": current.get(t, "ask")} for t, text in sorted(topics.items())]
 
 
+def undo_answer_url(seat: Seat, shown: dict[str, Any]) -> str | None:
+    """A link to answer the open undo request, if it asks this seat and they have not answered yet."""
+    asked = shown.get("undo_request")
+    if not asked or not any(a["seat"] == seat.claims.seat and a["answer"] is None for a in asked["approvers"]):
+        return None
+    return url_for("undo.show", token=links().undo(seat.claims.game_id, asked["request"], seat.claims.seat))
+
+
 def page_context(token: str, seat: Seat) -> dict[str, Any]:
     svc = service()
     game_id, index = seat.claims.game_id, seat.claims.seat
@@ -54,6 +66,7 @@ def page_context(token: str, seat: Seat) -> dict[str, Any]:
         "answers": STANDING_ANSWERS, "board": board_template(shown["game_type"]),
         "home_url": url_for("home.page", token=home_token(seat.email)),
         "public_url": url_for("games.page", game_id=game_id),
+        "undo_answer_url": undo_answer_url(seat, shown), "max_reason": MAX_REASON,
         "status": 200, "title": "", "message": None,
     }
 
@@ -172,6 +185,20 @@ def undo(token: str) -> Any:
         except (ActionError, ServiceError) as err:
             raise refuse_on_page(token, seat, err) from None
     return done_page(seat, "Your last action was taken back", result)
+
+
+@bp.post("/<token>/undo-request")
+def undo_request(token: str) -> Any:
+    seat = posted_seat(token)
+    reason = request.form.get("reason", "")
+    if not isinstance(reason, str) or len(reason) > MAX_REASON:
+        raise PageError(400, "Reason too long", f"A reason has at most {MAX_REASON} characters.", "bad_field")
+    try:
+        result = service().request_undo(seat.claims.game_id, seat.claims.seat, reason,
+                                        cause=Cause("link", seat.claims.claims.cause()), expected_seq=seat.claims.seq)
+    except (ActionError, ServiceError) as err:
+        raise refuse_on_page(token, seat, err) from None
+    return done_page(seat, "Your request was sent to the other players", result)
 
 
 @bp.post("/<token>/orders")
