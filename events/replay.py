@@ -175,7 +175,10 @@ def live_states(replayer: Replayer, events: Sequence[Event],
     earlier): an event is folded onto the state before it, and an undo goes back to the
     state before the first event it took back, as ``Kernel.undo`` did when it was made.
     So the state at any seq is the one ``load(upto_seq=seq)`` gives, without replaying
-    from the start for each seq.
+    from the start for each seq; with one exception: inside an agreed undo that takes out
+    several ranges (around a pause, say), every one of its events shows the state the undo
+    goes back to, where a fold up to the first would show a position that never existed
+    (the first range gone, the later ones still there).
     """
     found = list(states)
     undoing: str | None = None  # the command whose undo has already gone back (one undo may take out several ranges)

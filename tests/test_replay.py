@@ -188,3 +188,27 @@ def test_cli_replay(highdie_registered: None, service: Service) -> None:
     assert refused.exit_code == 1 and "only once the game has ended" in refused.output
     assert "there is no move 99" in run("--to", "99").output
     assert run("--all", "--as", ANN).exit_code == 2
+
+
+def test_a_replay_across_an_agreed_undo_with_a_pause_inside_it(highdie_registered: None, service: Service) -> None:
+    """An approved request takes several moves back around a pause; every move still replays as it stood."""
+    game_id = new_game(service, "highdie", "agreed")
+    cli_cause = Cause("cli")
+    service.act(game_id, ANN, "bet 3", cause=cli_cause)
+    service.pause(game_id, "lunch", cause=cli_cause)
+    service.resume(game_id, "back", cause=cli_cause)
+    service.act(game_id, BEN, "bet 2", cause=cli_cause)
+    service.act(game_id, CY, "bet 1", cause=cli_cause)
+    request = service.request_undo(game_id, 0, "I meant to pass", cause=cli_cause).events[0].payload["request"]
+    service.answer_undo(game_id, request, 1, "approve", cause=cli_cause)
+    approved = service.answer_undo(game_id, request, 2, "approve", cause=cli_cause)
+    undos = [e for e in approved.events if e.type == "pbem.ActionsUndone"]
+    assert len(undos) == 2  # the moves before and after the pause; the pause itself stays on record
+    line = replay_module.timeline(service, game_id)
+    for seq in range(1, line.last + 1):
+        if seq != undos[0].seq:  # between the two ranges of one undo: the state it goes back to (live_states)
+            assert line.states[seq - 1] == service.kernel.load(game_id, upto_seq=seq), seq
+    assert line.states[undos[0].seq - 1].game == line.states[undos[1].seq - 1].game
+    assert line.states[-1].game == service.kernel.load(game_id, upto_seq=undos[0].payload["from_seq"] - 1).game
+    shown = service.replay(game_id, undos[0].payload["from_seq"])
+    assert shown["event"]["undone_by"]["seq"] == undos[0].seq and shown["event"]["undone_by"]["who"] == "cy"
