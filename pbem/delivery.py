@@ -6,6 +6,9 @@ record with its reason) but never reach the rules: their types start with ``pbem
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
+from typing import Any
+
 from marshmallow import Schema, fields, validate
 
 from events.envelope import Event
@@ -107,6 +110,19 @@ DELIVERY_EVENT_TYPES = (
 )
 
 
+def utc(moment: Any) -> str:
+    """An ISO time as ``2025-03-01 18:00 UTC``, for people to read."""
+    if not moment:
+        return "none"
+    try:
+        parsed = datetime.fromisoformat(str(moment))
+    except ValueError:
+        return str(moment)
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=timezone.utc)
+    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def describe_delivery(event: Event, names: list[str]) -> str:
     """One line in words for a delivery event (no hidden information in any of them)."""
     p = event.payload
@@ -115,9 +131,9 @@ def describe_delivery(event: Event, names: list[str]) -> str:
         return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
 
     if event.type == DEADLINE_SET:
-        return f"{name(p['seat'])} is to act by {p['due_at']} UTC ({p['reason']})"
+        return f"{name(p['seat'])} is to act by {utc(p['due_at'])} ({p['reason']})"
     if event.type == DEADLINE_EXTENDED:
-        return f"{name(p['seat'])}'s deadline moved to {p['due_at']} UTC: {p['reason']}"
+        return f"{name(p['seat'])}'s deadline moved to {utc(p['due_at'])}: {p['reason']}"
     if event.type == GAME_PAUSED:
         return f"game paused: {p['reason']}"
     if event.type == GAME_RESUMED:
@@ -129,7 +145,7 @@ def describe_delivery(event: Event, names: list[str]) -> str:
     if event.type == UNDO_REQUESTED:
         reason = f" ({p['reason']})" if p["reason"] else ""
         return (f"{name(p['seat'])} asks to take back events {p['from_seq']}-{p['to_seq']}{reason}; "
-                f"{' and '.join(name(s) for s in p['approvers'])} to answer by {p['due_at']} UTC")
+                f"{' and '.join(name(s) for s in p['approvers'])} to answer by {utc(p['due_at'])}")
     if event.type == UNDO_ANSWERED:
         return f"{name(p['seat'])} {'approves' if p['answer'] == 'approve' else 'refuses'} the undo request"
     if event.type == UNDO_DECIDED:

@@ -163,6 +163,9 @@ class Notifier:
             "home_url": self.home_url(service.player_id(str(player["email"]))),
             "commands": service.legal_texts(state, seat)[:12] if prompt else [],
             "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type} for e in receipt],
+            "audit_url": f"{self.play_url(game_id, seat, state.seq)}/audit/{receipt[0].seq}" if receipt else None,
+            "replay_url": f"{self.play_url(game_id, seat, state.seq)}/replay",
+            "verify_url": f"{self.base_url}/games/{game_id}/verify",
             "outcome": state.outcome, "seed": state.seed, "seq": state.seq,
             **(extra or {}),
         }

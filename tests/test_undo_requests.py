@@ -14,7 +14,7 @@ from events.audit import verify
 from events.handling import Cause, CommandResult, UndoRefused
 from events.replay import effective
 from events.schema import ACTIONS_UNDONE
-from pbem.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service, ServiceError
 from pbem.undo_requests import AlreadyAnswered, NotAsked, RequestClosed, UnknownRequest
@@ -286,7 +286,7 @@ def test_the_mails_say_who_asks_what_would_go_and_until_when_and_how_it_ended(se
     body = text_of(message)
     assert "Ann asks to take back a move" in body and '"I meant to pass"' in body
     assert f"events {payload['from_seq']}-{payload['to_seq']}" in body and "Bet" in body
-    assert f"No answer by {payload['due_at']} UTC counts as a refusal" in body and "Ben is asked too" in body
+    assert f"No answer by {utc(payload['due_at'])} counts as a refusal" in body and "Ben is asked too" in body
     token = re.search(r"/undo/([^?\s]+)\?answer=approve", body)[1]  # type: ignore[index]
     claims = service.notifier.links.read_undo(token)  # type: ignore[union-attr]
     assert (claims.game_id, claims.request, claims.seat) == (game, payload["request"], 2)

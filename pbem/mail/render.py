@@ -6,11 +6,13 @@ import uuid
 from functools import lru_cache
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
 
 import jinja2
+
+from pbem.delivery import utc
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
@@ -27,6 +29,7 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
     env.filters["label"] = lambda key: str(key).replace("_", " ")
+    env.filters["utc"] = utc
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
     return env

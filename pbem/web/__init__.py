@@ -8,7 +8,6 @@ player and this server.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,6 +16,7 @@ from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from pbem import config
+from pbem.delivery import utc
 from pbem.links import Links
 from pbem.web.common import PageError, close_service, error_response
 
@@ -70,19 +70,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(Exception, unexpected_error)
     return app
-
-
-def utc(moment: Any) -> str:
-    """An ISO time as ``2025-03-01 18:00 UTC``."""
-    if not moment:
-        return "none"
-    try:
-        parsed = datetime.fromisoformat(str(moment))
-    except ValueError:
-        return str(moment)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def columns(rows: list[Mapping[str, Any]]) -> list[str]:
