@@ -23,7 +23,7 @@ from events.handling import (Cause, CommandResult, StaleCommand, UndoRefused, gr
 from events.replay import GameState, effective
 from events.schema import ACTIONS_UNDONE, GAME_CREATED
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
 from pbem.errors import ServiceError
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def requestable(service: Service, state: GameState[Any], seat: int,
     found = open_request(service.store, state.game_id)
     if found is not None:
         return None, (f"{names[found.seat]} has asked already to take back events {found.from_seq}-{found.to_seq}; "
-                      f"one request at a time: wait for the answers (until {found.due_at} UTC)")
+                      f"one request at a time: wait for the answers (until {utc(found.due_at)})")
     command = service.kernel.last_command_of(state.game_id, seat, state.seq)
     if command is None:
         return None, "you have made no move that could be taken back"
@@ -292,7 +292,7 @@ def expire(service: Service, game_id: str, request: str, now: datetime) -> Comma
         return None
     names = _names(service, game_id)
     silent = " and ".join(names[s] for s in found.waiting_for())
-    close = _close(found, "expired", f"no answer from {silent} by {found.due_at} UTC")
+    close = _close(found, "expired", f"no answer from {silent} by {utc(found.due_at)}")
     return service.kernel.record(game_id, [close], actor=SCHEDULER, cause=Cause("scheduler", {"undo_request": request}),
                                  hooks=service, expected_seq=seq)
 
