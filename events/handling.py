@@ -202,6 +202,20 @@ class Kernel:
                 return None
             window *= 4
 
+    def moved_on(self, game_id: str, since_seq: int, current_seq: int | None = None) -> bool:
+        """Whether anything but delivery records (a deadline, a pause, an undo request) came after ``since_seq``.
+
+        A link issued at ``since_seq`` still fits the game after a pause or an answer to an
+        undo request: the position it was issued for has not changed. A move, an undo or an
+        event of the rules has changed it.
+        """
+        current = self.store.last(game_id)[0] if current_seq is None else current_seq
+        if since_seq == current:
+            return False
+        if since_seq > current:
+            return True
+        return not all(is_delivery(c) for c in group_commands(self.store.read(game_id, since_seq, current)))
+
     # ---- writing ---------------------------------------------------------------------------
 
     def _seal(self, game_id: str, seq: int, prev_hash: str, drafts: Sequence[NewEvent],
@@ -329,7 +343,7 @@ class Kernel:
         for attempt in range(retries + 1):
             if state is None or attempt > 0:
                 state = self.load(game_id)
-            if expected_seq is not None and state.seq != expected_seq:
+            if expected_seq is not None and self.moved_on(game_id, expected_seq, state.seq):
                 raise StaleCommand(game_id, expected_seq, state.seq)
             if state.ended:
                 raise IllegalAction("the game is over; nothing more can be played")
@@ -349,9 +363,9 @@ class Kernel:
                 return self._commit(state, game_id, self._draws(rng) + produced, who, command, [],
                                     hooks, seed)
             except ConcurrencyError as conflict:
-                if expected_seq is not None:
-                    raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
                 if attempt == retries:
+                    if expected_seq is not None:
+                        raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
                     raise
         raise AssertionError("unreachable")
 

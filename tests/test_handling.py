@@ -29,6 +29,20 @@ def test_a_command_issued_at_an_older_seq_is_refused_and_writes_nothing(kernel: 
     assert kernel.load(game_id).seq == seq
 
 
+def test_a_delivery_record_since_the_link_leaves_it_current(kernel: Kernel, game_id: str) -> None:
+    """A pause or an undo request changes nothing on the table: a command issued before it still counts."""
+    from events.envelope import NewEvent
+    from pbem.delivery import DELIVERY_EVENT_TYPES, GAME_PAUSED
+    kernel = Kernel(kernel.store, kernel.games, extra_types=DELIVERY_EVENT_TYPES)
+    issued = kernel.load(game_id).seq
+    kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "lunch"})], actor="organiser", cause=CLI)
+    assert not kernel.moved_on(game_id, issued)
+    kernel.execute(game_id, 0, {"kind": "pass"}, cause=CLI, expected_seq=issued)
+    assert kernel.moved_on(game_id, issued)  # a move has: the same link is stale now
+    with pytest.raises(StaleCommand):
+        kernel.execute(game_id, 1, {"kind": "pass"}, cause=CLI, expected_seq=issued)
+
+
 def test_acting_out_of_turn_says_who_is_awaited(kernel: Kernel, game_id: str) -> None:
     with pytest.raises(IllegalAction, match="not your turn to act; waiting for Ann"):
         kernel.execute(game_id, 1, {"kind": "pass"}, cause=CLI)

@@ -102,10 +102,7 @@ class Seat:
     email: str
     name: str
     seq: int              # the game's current seq
-
-    @property
-    def stale(self) -> bool:
-        return self.claims.seq != self.seq
+    stale: bool           # the game has moved on since the link was issued (delivery records aside)
 
 
 def read_play(token: str) -> Seat:
@@ -114,7 +111,9 @@ def read_play(token: str) -> Seat:
     found = [p for p in service().players(claims.game_id) if p["seat"] == claims.seat]
     if not found:
         raise PageError(404, "No such seat", f"Game {claims.game_id} has no seat {claims.seat}.", "unknown_seat")
-    return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), service().store.last(claims.game_id)[0])
+    seq = service().store.last(claims.game_id)[0]
+    return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), seq,
+                service().kernel.moved_on(claims.game_id, claims.seq, seq))
 
 
 def fresh_play_token(game_id: str, seat: int) -> str:

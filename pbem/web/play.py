@@ -195,7 +195,7 @@ def undo_request(token: str) -> Any:
         raise PageError(400, "Reason too long", f"A reason has at most {MAX_REASON} characters.", "bad_field")
     try:
         result = service().request_undo(seat.claims.game_id, seat.claims.seat, reason,
-                                        cause=Cause("link", seat.claims.claims.cause()), expected_seq=seat.claims.seq)
+                                        cause=Cause("link", seat.claims.cause()), expected_seq=seat.claims.seq)
     except (ActionError, ServiceError) as err:
         raise refuse_on_page(token, seat, err) from None
     return done_page(seat, "Your request was sent to the other players", result)

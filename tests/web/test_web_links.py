@@ -87,6 +87,18 @@ def test_an_outdated_link_shows_the_game_now_and_the_current_link(client: FlaskC
     assert "Ben, it is your move" in text(client.get(f"/play/{current}"))
 
 
+def test_a_link_stays_good_across_a_pause_but_not_across_a_move(client: FlaskClient, game: Game) -> None:
+    """Records that change nothing on the table (a pause, a resume) do not outdate the link in a player's mail."""
+    from events.handling import Cause
+    token = game.token(0)
+    game.service.pause(game.id, "lunch", cause=Cause("cli"))
+    game.service.resume(game.id, "back", cause=Cause("cli"))
+    assert "Ann, it is your move" in text(client.get(f"/play/{token}"))
+    done = client.post(f"/play/{token}", data={"csrf": game.links.csrf(token), "text": "bet 2"})
+    assert done.status_code == 200 and "Receipt" in text(done)
+    assert client.get(f"/play/{token}").status_code == 409  # the move has outdated it
+
+
 def test_replaying_a_used_link_is_refused_as_stale_and_writes_nothing(client: FlaskClient, game: Game) -> None:
     token = game.token(0)
     form = {"csrf": game.links.csrf(token), "text": "bet 2"}
