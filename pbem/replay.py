@@ -73,9 +73,11 @@ class Timeline:
         if self._turns is None:
             found: list[dict[str, int]] = []
             current: int | None = None
-            for state in self.states:
-                if state.seq in self.undone_by or state.ended:
-                    continue
+            for state, event, following in zip(self.states, self.events, self.events[1:] + [None]):
+                mid_command = following is not None and event.command_id is not None \
+                    and following.command_id == event.command_id
+                if mid_command or state.seq in self.undone_by or state.ended:
+                    continue  # only where a command ended, in the effective history, is anyone awaited
                 turn = next((p.seat for p in rules.prompts(state.game).values() if p.kind == "turn"), None)
                 if turn is not None and turn != current:
                     found.append({"turn": len(found) + 1, "seq": state.seq, "seat": turn})

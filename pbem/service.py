@@ -288,10 +288,11 @@ class Service:
             return None
         due_at = str(rows[0]["due_at"])
         service = self
+        default = dict(prompt.default)
 
         class WithTimeOut:
             def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-                return [NewEvent(TIMED_OUT, {"seat": seat, "due_at": due_at, "action": dict(prompt.default or {})},
+                return [NewEvent(TIMED_OUT, {"seat": seat, "due_at": due_at, "action": default},
                                  actor=SCHEDULER)] + service.follow(before, after, events)
 
             def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
@@ -464,7 +465,7 @@ class Service:
             "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
             "waiting_for": [{"seat": p.seat, "name": state.config.seats[p.seat].name, "kind": p.kind,
                              "text": p.text} for p in prompts.values()],
-            "your_prompt": prompts[seat].to_json() if seat in prompts else None,
+            "your_prompt": prompts[seat].to_json() if seat is not None and seat in prompts else None,
             "can_undo": bool(undo_now) if seat is not None else None,
             "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
             "can_request_undo": ask is not None if seat is not None else None,

@@ -237,6 +237,22 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
         browser.go(f"{base}/games/{game_id}")
         public = browser.text()
         assert "Game over" in public and "(winner)" in public and "Seed, now revealed" in public
+
+        # after the end: replay with everything revealed, step back and forward, jump to a turn, verify
+        browser.click(browser.xpath_all("//a[contains(., 'Replay the game move by move')]")[0])
+        browser.click(browser.xpath_all("//nav//a[.='Everything']")[0])
+        last = service.store.last(game_id)[0]
+        assert f"Replay: move {last} of {last}" in browser.wait_text("Everything revealed")
+        browser.click(browser.find("a[rel=prev]"))
+        assert f"Replay: move {last - 1} of {last}" in browser.wait_text(f"move {last - 1} of")
+        browser.click(browser.find("a[rel=next]"))
+        browser.wait_text(f"Replay: move {last} of")
+        browser.click(browser.xpath_all("//select[@name='turn']/option[contains(., 'Turn 2:')]")[0])
+        browser.click(browser.find("form[method=get] button[type=submit]"))
+        turn_two = browser.wait_text("The table, as Ben saw it")
+        assert "The table, as Ann saw it" in turn_two and "Waiting for: Ben" in turn_two, turn_two
+        browser.go(f"{base}/games/{game_id}/verify")
+        assert "Verified" in browser.wait_text("What was checked")
     finally:
         service.close()
     assert SCREENSHOT.stat().st_size > 10_000
