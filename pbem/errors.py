@@ -5,3 +5,7 @@ from __future__ import annotations
 
 class ServiceError(Exception):
     """A request the service refuses; the message is for the person who made it."""
+
+
+class NotFound(ServiceError):
+    """What was asked for is not there: no such game, move or event."""

@@ -24,7 +24,7 @@ from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
                            STANDING_ANSWERS, STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
-from pbem.errors import ServiceError
+from pbem.errors import NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
@@ -531,9 +531,9 @@ class Service:
                                    "a player's view or the public one")
             return replay_module.replay(self, game_id, at, replay_module.Perspective(seat, everything), with_undone)
         except GameNotFound:
-            raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
+            raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
         except LookupError as err:
-            raise ServiceError(str(err)) from None
+            raise NotFound(str(err)) from None
 
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self, game_id).states[-1].ended
@@ -553,7 +553,7 @@ class Service:
         state = self.load(game_id)
         events = self.store.read(game_id)
         if not 1 <= seq <= len(events):
-            raise ServiceError(f"there is no event {seq}; this game has events 1 to {len(events)}")
+            raise NotFound(f"there is no event {seq}; this game has events 1 to {len(events)}")
         target = events[seq - 1]
         ended = any(e.type == GAME_ENDED for e in events)
         own = reader is not None and target.cause.get("actor") == seat_actor(reader)

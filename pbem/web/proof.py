@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 
+from pbem.errors import NotFound
 from pbem.service import ServiceError
 from pbem.web.common import PageError, board_template, check_game, read_play, read_token, service
 
@@ -41,7 +42,7 @@ def replay_page(game_id: str, seat: int | None, everything: bool, link: Any, **e
         at = number("turn") or number("at")
         shown = service().replay(game_id, at, seat=seat, everything=everything, with_undone=with_undone)
     except ServiceError as err:
-        raise PageError(404 if "no move" in str(err) else 403, "Not available", str(err), "refused") from None
+        raise PageError(404 if isinstance(err, NotFound) else 403, "Not available", str(err), "refused") from None
     return render_template("web/replay.html", r=shown, link=link, board=board_template(shown["game_type"]),
                            undone="1" if with_undone else "", **extra)
 
@@ -97,7 +98,7 @@ def audit_page(game_id: str, seq: int, reader: int | None, back_url: str) -> Any
     try:
         found = svc.audit(game_id, seq, reader=reader, organiser=reader is None)
     except ServiceError as err:
-        raise PageError(404 if "no event" in str(err) else 403, "Not available", str(err), "refused") from None
+        raise PageError(404 if isinstance(err, NotFound) else 403, "Not available", str(err), "refused") from None
     return render_template("web/audit.html", a=found, game_id=game_id, back_url=back_url)
 
 
