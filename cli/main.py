@@ -4,40 +4,22 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import click
 
+from cli.common import load_settings as _settings
+from cli.common import open_service
+from cli.common import print_json as _print_json
+from cli.common import setup_logging as _logging
+from cli.mail import mail
+from cli.proof import COMMANDS as PROOF_COMMANDS
 from events.handling import Cause, UndoRefused
-from events.rules import ActionError
-from events.store import ConcurrencyError
 from pbem import config
 from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
-from pbem.service import Player, Service, ServiceError
-
-
-def _print_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False))
-
-
-@contextmanager
-def open_service(ctx: click.Context) -> Iterator[Service]:
-    """The service for the chosen instance; library errors become one clear line and exit 1."""
-    instance: Path = ctx.obj["instance"]
-    try:
-        settings = config.load(instance)
-    except config.ConfigError as err:
-        raise click.ClickException(str(err)) from None
-    service = Service.open(settings)
-    try:
-        yield service
-    except (ServiceError, ActionError, ConcurrencyError, LookupError) as err:
-        raise click.ClickException(str(err)) from None
-    finally:
-        service.close()
+from pbem.service import Player
 
 
 @click.group()
@@ -68,6 +50,10 @@ def init(ctx: click.Context) -> None:
 @cli.group()
 def game() -> None:
     """Create, play, inspect and verify games."""
+
+
+for _command in PROOF_COMMANDS:
+    game.add_command(_command)
 
 
 def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
@@ -204,8 +190,11 @@ def game_act(ctx: click.Context, game_id: str, command: str, email: str) -> None
 @click.option("--request", "ask", is_flag=True,
               help="Beyond the horizon: ask the other players to agree to take back your last move.")
 @click.option("--reason", default="", help="With --request: why, for the other players and the record.")
+@click.option("--expected-seq", type=click.IntRange(min=0), default=None,
+              help="Refuse if a move or an undo came after this event (the one you looked at).")
 @click.pass_context
-def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: str) -> None:
+def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: str,
+              expected_seq: int | None) -> None:
     """Undo the player's own last action, if nobody acted since and it revealed nothing.
 
     Beyond that, --request asks every other player to agree (they answer by mail, on the web or
@@ -215,7 +204,7 @@ def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: s
     with open_service(ctx) as service:
         seat = service.seat_of(game_id, email)
         if ask:
-            result = service.request_undo(game_id, seat, reason, cause=Cause("cli"))
+            result = service.request_undo(game_id, seat, reason, cause=Cause("cli"), expected_seq=expected_seq)
             asked = result.events[0].payload
             names = [s["name"] for s in service.show(game_id)["seats"]]
             click.echo(f"asked {' and '.join(names[s] for s in asked['approvers'])} to take back events "
@@ -223,7 +212,7 @@ def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: s
                        f"open until {asked['due_at']} UTC")
             return
         try:
-            result = service.undo(game_id, email, cause=Cause("cli"))
+            result = service.undo(game_id, email, cause=Cause("cli"), expected_seq=expected_seq)
         except UndoRefused as refused:
             hint = ""
             if service.can_request_undo(game_id, seat)[0]:
@@ -268,154 +257,17 @@ def game_undo_answer(ctx: click.Context, game_id: str, request: str, answer: str
             click.echo(f"{event.seq}  {event.type}  {event.hash[:16]}")
 
 
-@game.command("log")
-@click.argument("game_id")
-@click.option("--as", "email", default=None, help="As this player may see it (default: public).")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: one record per event.")
-@click.pass_context
-def game_log(ctx: click.Context, game_id: str, email: str | None, as_json: bool) -> None:
-    """Show the event log in words, as a player or a spectator may read it.
-
-    Example: pbem game log 3f9a1c22d0 --as alice@example.org
-    """
-    with open_service(ctx) as service:
-        lines = service.log(game_id, email)
-        if as_json:
-            _print_json(lines)
-            return
-        for line in lines:
-            mark = "  [undone]" if line["undone"] else ""
-            click.echo(f"{line['seq']:>5}  {line['recorded_at'][:19]}  {line['actor']:<9} {line['text']}{mark}")
-
-
-@game.command("replay")
-@click.argument("game_id")
-@click.option("--as", "email", default=None, help="As this player saw it at the time (default: a spectator).")
-@click.option("--all", "everything", is_flag=True, help="Everything revealed (only once the game has ended).")
-@click.option("--to", "at", type=int, default=None, help="The move to show (default: the last).")
-@click.option("--with-undone", is_flag=True, help="Step through taken-back moves too.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
-def game_replay(ctx: click.Context, game_id: str, email: str | None, everything: bool, at: int | None,
-                with_undone: bool, as_json: bool) -> None:
-    """Show the game at one move as it was then: the moves up to it and the table.
-
-    Example: pbem game replay 3f9a1c22d0 --as alice@example.org --to 40
-    """
-    if email and everything:
-        raise click.UsageError("choose --as EMAIL or --all, not both")
-    with open_service(ctx) as service:
-        seat = service.seat_of(game_id, email) if email else None
-        shown = service.replay(game_id, at, seat=seat, everything=everything, with_undone=with_undone)
-        if as_json:
-            _print_json(shown)
-            return
-        who = "everything revealed" if everything else f"as {shown['perspective']['name']} saw it" if email \
-            else "as a spectator saw it"
-        click.echo(f"{shown['title']} - game {game_id} - move {shown['at']} of {shown['last']} - {who}")
-        steps = [f"{label} {shown[key]}" for label, key in (("previous", "prev"), ("next", "next")) if shown[key]]
-        if steps:
-            click.echo("steps: " + ", ".join(steps))
-        for line in shown["events"]:
-            mark = "" if not line["undone_by"] else \
-                f"  [undone by {line['undone_by']['who']} at {line['undone_by']['at'][:19]} (move {line['undone_by']['seq']})]"
-            pointer = ">" if line["seq"] == shown["at"] else " "
-            click.echo(f"{pointer}{line['seq']:>5}  {line['recorded_at'][:19]}  {line['who']:<12} {line['text']}{mark}")
-        if shown["waiting_for"]:
-            click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
-        if shown["outcome"]:
-            click.echo("outcome: " + shown["outcome"].get("summary", ""))
-        for name, view in shown["views"].items():
-            click.echo(f"-- the table, {name} --")
-            click.echo(json.dumps(view, indent=2, sort_keys=True, ensure_ascii=False))
-
-
-@game.command("export")
-@click.argument("game_id")
-@click.option("--with-secrets", is_flag=True,
-              help="Include the players' emails and the secret seed (to move a running game to another server).")
-@click.pass_context
-def game_export(ctx: click.Context, game_id: str, with_secrets: bool) -> None:
-    """Write the game record (JSON lines, docs/record-format.md) to standard output.
-
-    Example: pbem game export 3f9a1c22d0 > game.jsonl
-    """
-    with open_service(ctx) as service:
-        for line in service.export(game_id, with_secrets=with_secrets):
-            click.echo(line)
-
-
-@game.command("import")
-@click.argument("record", type=click.File("r", encoding="utf-8"))
-@click.option("--player", "players", multiple=True, help="Email for each seat, in order (else from the record).")
-@click.pass_context
-def game_import(ctx: click.Context, record: Any, players: tuple[str, ...]) -> None:
-    """Verify a game record and load it.
-
-    Example: pbem game import game.jsonl
-    """
-    with open_service(ctx) as service:
-        state = service.import_record(record, [Player.parse(p) for p in players])
-        click.echo(f"imported game {state.game_id}: {state.seq} events, verified")
-
-
-@game.command("verify")
-@click.argument("game_id")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.pass_context
-def game_verify(ctx: click.Context, game_id: str, as_json: bool) -> None:
-    """Check the hash chain; once the game has ended, every draw and every move too.
-
-    Exits 1 and names the first bad event if a check fails.
-    Example: pbem game verify 3f9a1c22d0
-    """
-    with open_service(ctx) as service:
-        report = service.verify(game_id)
-        if as_json:
-            _print_json(report.to_json())
-        else:
-            for check in report.checks:
-                click.echo(f"checked: {check}")
-            click.echo("OK" if report.ok else f"FAILED at {report.failure}")
-        if not report.ok:
-            ctx.exit(1)
-
-
-@game.command("audit")
-@click.argument("game_id")
-@click.argument("seq", type=int)
-@click.pass_context
-def game_audit(ctx: click.Context, game_id: str, seq: int) -> None:
-    """Explain one event: who sent what through which channel, the states before and after, the checks.
-
-    Example: pbem game audit 3f9a1c22d0 17
-    """
-    with open_service(ctx) as service:
-        _print_json(service.audit(game_id, seq))
-
-
 DEMO_PLAYERS = ("Alice <alice@example.org>", "Bob <bob@example.org>", "Carol <carol@example.org>")
-
-
-def _settings(ctx: click.Context) -> config.Settings:
-    try:
-        return config.load(ctx.obj["instance"])
-    except config.ConfigError as err:
-        raise click.ClickException(str(err)) from None
-
-
-def _logging() -> None:
-    import logging
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # its every run is noise; pbem logs what it did
 
 
 @cli.command()
 @click.option("--demo", is_flag=True,
               help="On an instance without games, first create a three-player demo game and print its links.")
 @click.option("--game", "game_type", default="emerald", show_default=True, help="The game type of --demo.")
+@click.option("--host", default=None, help="The address to listen on. Default: the host setting (127.0.0.1).")
+@click.option("--port", type=int, default=None, help="The port to listen on. Default: the port setting (8000).")
 @click.pass_context
-def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
+def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port: int | None) -> None:
     """Run the web pages, the scheduler and the mailbox in one process (the embedded defaults).
 
     Creates the instance on first run. Stop with Ctrl-C.
@@ -425,9 +277,19 @@ def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
 
     from pbem.scheduler import SchedulerRunning, build, scheduler_lock
     from pbem.web import create_app
+    from pbem.web.dev import notice
 
     config.init_instance(ctx.obj["instance"])
-    settings = _settings(ctx)
+    configured = _settings(ctx)
+    settings = config.serving(configured, host, port)
+    if config.links_disagree(configured, settings):
+        fix = " and ".join(f"{name} = {json.dumps(settings[name])}" for name in ("host", "port")
+                           if settings[name] != configured[name])
+        click.echo(f"warning: this process links to {settings.base_url}, but every other pbem command (worker, "
+                   f"inbound, game new, game act, ...) links to {configured.base_url} from the settings: put "
+                   f"{fix} (or base_url) in pbem.toml, or the PBEM_ variables, so that all agree", err=True)
+    served = {k: settings[k] for k in ("host", "port", "base_url")}
+    ctx.obj["overrides"] = served  # the demo's links, the scheduler's mails and the pages all use them
     _logging()
     if demo:
         with open_service(ctx) as service:
@@ -436,15 +298,15 @@ def serve(ctx: click.Context, demo: bool, game_type: str) -> None:
             ctx.invoke(demo_command, game_type=game_type)
         else:
             click.echo("the instance has games already: no new demo game (use `pbem demo` for another)")
-    app = create_app({"instance": str(settings.instance)})
+    app = create_app({"instance": str(settings.instance), **served})
     try:
         with scheduler_lock(settings.instance):
             scheduler = build(settings, blocking=False)
             scheduler.start()
             server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True)
             click.echo(f"pbem serving {settings['base_url']} (listening on {settings['host']}:{settings['port']}); "
-                       f"instance {settings.instance}" + (f"; mails at {settings['base_url']}/dev/mail"
-                                                          if settings.dev else ""))
+                       f"instance {settings.instance}")
+            click.echo(notice(settings))
             try:
                 server.serve_forever()
             except KeyboardInterrupt:
@@ -479,13 +341,16 @@ def worker(ctx: click.Context) -> None:
 
 
 @cli.command()
-@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Read every message of this Maildir (else one message from standard input).")
 @click.pass_context
 def inbound(ctx: click.Context, maildir: Path | None) -> None:
     """Apply a reply mail (RFC 822 on standard input, e.g. from a mail server's pipe), or a Maildir.
 
-    Exits 1 if the message carries no game link, so the mail server bounces it with the reason.
+    Exits 1 when nothing could be applied (no valid game link, or every command refused: the reason is also
+    mailed back to the player), so the mail server bounces it with the reason. A message read before (the same
+    Message-ID) is not applied again and is no error: "already applied ... nothing done", exit 0.
+    With --maildir, every message is read and counted; the exit is 0.
     Example: pbem inbound < reply.eml
     """
     from pbem.mail.inbound import UnknownReply, process, process_maildir
@@ -493,69 +358,18 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
     settings = _settings(ctx)
     with open_service(ctx) as service:
         if maildir is not None:
-            click.echo(f"{process_maildir(service, maildir)} messages read")
+            click.echo(process_maildir(service, maildir).summary())
             return
         try:
             outcome = process(service, sys.stdin.buffer.read(), str(settings["reply_address"]))
         except UnknownReply as err:
             raise click.ClickException(str(err)) from None
-        click.echo(f"applied {len(outcome.applied)} command(s)" + (f"; error: {outcome.error}" if outcome.error else ""))
+        if outcome.refused:
+            raise click.ClickException(outcome.summary())
+        click.echo(outcome.summary())
 
 
-@cli.group()
-def mail() -> None:
-    """The outbox: what was sent, what waits, what failed."""
-
-
-@mail.command("status")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: {counts, trouble}.")
-@click.pass_context
-def mail_status(ctx: click.Context, as_json: bool) -> None:
-    """Count mails by status and list every failed or retrying one with its last error.
-
-    Example: pbem mail status
-    """
-    from pbem.mail.dispatch import status
-
-    with open_service(ctx) as service:
-        found = status(service.store)
-        if as_json:
-            _print_json(found)
-            return
-        counts = found["counts"]
-        click.echo(", ".join(f"{counts.get(k, 0)} {k}" for k in ("pending", "sent", "failed")))
-        for row in found["trouble"]:
-            click.echo(f"{row['status']:<8} {row['to_addr']}  {row['subject']}  attempts {row['attempts']}  "
-                       f"{'next ' + row['due_at'] if row['status'] == 'pending' else ''}  {row['last_error']}")
-
-
-@mail.command("send")
-@click.pass_context
-def mail_send(ctx: click.Context) -> None:
-    """Send the due mails now, once (what the scheduler does every few seconds).
-
-    Example: pbem mail send
-    """
-    from pbem.scheduler import Jobs
-
-    Jobs(_settings(ctx)).send_mail()
-    with open_service(ctx) as service:
-        from pbem.mail.dispatch import status
-        counts = status(service.store)["counts"]
-        click.echo(", ".join(f"{counts.get(k, 0)} {k}" for k in ("pending", "sent", "failed")))
-
-
-@mail.command("retry")
-@click.pass_context
-def mail_retry(ctx: click.Context) -> None:
-    """Queue every failed mail again (after fixing the cause, e.g. the SMTP settings).
-
-    Example: pbem mail retry
-    """
-    from pbem.mail.dispatch import retry_failed
-
-    with open_service(ctx) as service:
-        click.echo(f"{retry_failed(service.store)} mail(s) queued again")
+cli.add_command(mail)
 
 
 @cli.command("demo")
@@ -658,7 +472,7 @@ def game_organiser_link(ctx: click.Context, game_id: str) -> None:
 def game_order(ctx: click.Context, game_id: str, topic: str, answer: str, email: str) -> None:
     """Set a standing order: how to answer one kind of out-of-turn prompt without being asked.
 
-    Example: pbem game order 3f9a1c22d0 emerald.sherlock always --as alice@example.org
+    Example: pbem game order 3f9a1c22d0 emerald.interrupt always --as alice@example.org
     """
     with open_service(ctx) as service:
         seat = service.seat_of(game_id, email)

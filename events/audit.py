@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from events.envelope import GENESIS_HASH, Event, canonical_json, recompute_hash
+from events.envelope import (GENESIS_HASH, SALTED, Event, Visibility, canonical_json, event_hash, is_hidden,
+                             payload_commitment, payload_hash, recompute_hash)
 from events.handling import group_commands, is_delivery
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
@@ -31,6 +32,7 @@ class Verification:
     events: int = 0
     checks: list[str] = field(default_factory=list)
     failure: Finding | None = None
+    reached: int = 1  # the first event of the command being checked, for a failure nobody foresaw
 
     @property
     def ok(self) -> bool:
@@ -41,9 +43,21 @@ class Verification:
                 "failure": {"seq": self.failure.seq, "problem": self.failure.problem} if self.failure else None}
 
 
-def verify_chain(events: Sequence[Event], game_id: str | None = None) -> Finding | None:
-    """The first event that breaks the chain (missing, inserted, reordered or altered), or None."""
+def salted(events: Sequence[Event]) -> bool:
+    """Whether the game's hidden payloads enter the chain through salted commitments (games since then)."""
+    return bool(events) and events[0].payload.get("payload_commitments") == SALTED
+
+
+def verify_chain(events: Sequence[Event], game_id: str | None = None, seed: str | None = None) -> Finding | None:
+    """The first event that breaks the chain (missing, inserted, reordered or altered), or None.
+
+    ``seed`` opens the commitments of hidden payloads in a salted game: by default the one
+    revealed at the end; before the end, the server's own.
+    """
     prev_hash = GENESIS_HASH
+    if seed is None:
+        seed = next((e.payload.get("seed") for e in events if e.type == GAME_ENDED), None)
+    salt_seed = seed if salted(events) else None
     for position, event in enumerate(events, start=1):
         if game_id is not None and event.game_id != game_id:
             return Finding(event.seq, f"belongs to game {event.game_id}, not {game_id}")
@@ -53,9 +67,50 @@ def verify_chain(events: Sequence[Event], game_id: str | None = None) -> Finding
         if event.prev_hash != prev_hash:
             return Finding(event.seq, "does not link to the event before it (prev_hash differs): "
                                       "an earlier event was replaced, or this one was moved")
-        if recompute_hash(event) != event.hash:
+        if salt_seed is None and is_hidden(event.visibility) and salted(events):
+            return Finding(event.seq, "its payload is hidden behind a salted commitment, and no seed was given "
+                                      "to open it")
+        if recompute_hash(event, salt_seed) != event.hash:
             return Finding(event.seq, "its content does not match its hash: it was altered after recording")
         prev_hash = event.hash
+    return None
+
+
+def verify_records(records: Sequence[Mapping[str, Any]]) -> Finding | None:
+    """The chain of a record as one reader holds it: withheld payloads enter by their commitment.
+
+    A reader's log (``pbem game log --as``, the API's log) shows a hidden payload they may see
+    with its ``payload_salt``, and one they may not see as ``payload_commitment`` alone (in a
+    game recorded before salting, ``payload_sha256``). Every hash is checked; what is withheld
+    is taken on its commitment, which the seed revealed at the end will open.
+    """
+    prev_hash = GENESIS_HASH
+    created = records[0].get("payload") if records else None
+    salted_game = isinstance(created, Mapping) and created.get("payload_commitments") == SALTED
+    for position, record in enumerate(records, start=1):
+        seq = int(record["seq"])
+        if seq != position:
+            return Finding(position, f"expected event {position} here but found event {seq}")
+        if record["prev_hash"] != prev_hash:
+            return Finding(seq, "does not link to the event before it (prev_hash differs)")
+        payload = record["payload"]
+        if payload is None:
+            digest = record.get("payload_commitment") or record.get("payload_sha256")
+            if not digest:
+                return Finding(seq, "its payload is withheld and no commitment to it is shown")
+        elif salted_game and is_hidden(Visibility.decode(record["visibility"])):
+            if not record.get("payload_salt"):
+                return Finding(seq, "its payload is hidden from others, and its salt is missing")
+            digest = payload_commitment(payload, str(record["payload_salt"]))
+        else:
+            digest = payload_hash(payload)
+        recomputed = event_hash(game_id=record["game_id"], seq=seq, type=record["type"], version=record["version"],
+                                payload_digest=str(digest), actor=record["actor"], visibility=record["visibility"],
+                                reveals=record["reveals"], recorded_at=record["recorded_at"], cause=record["cause"],
+                                prev_hash=record["prev_hash"])
+        if recomputed != record["hash"]:
+            return Finding(seq, "its content does not match its hash: it was altered after recording")
+        prev_hash = record["hash"]
     return None
 
 
@@ -132,23 +187,119 @@ def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: 
     return None
 
 
-def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None) -> Verification:
+@dataclass(frozen=True)
+class Witness:
+    """What a player was told of the log at some moment: the hash of event ``seq`` (a mail, a receipt)."""
+
+    seq: int
+    hash: str
+    source: str = ""
+
+
+def verify_witnesses(events: Sequence[Event], witnesses: Iterable[Witness]) -> Finding | None:
+    """The first witness the log contradicts: it lacks an event a player was told of, or holds another hash there.
+
+    The chain alone proves that no event was changed without rehashing everything after it;
+    whoever can write the database can do that. A head a player received is out of their reach:
+    a log cut short, or rewritten before that head, no longer holds it.
+    """
+    for witness in sorted(witnesses, key=lambda w: w.seq):
+        source = f" ({witness.source})" if witness.source else ""
+        if witness.seq > len(events):
+            return Finding(witness.seq, f"a player was told of event {witness.seq}{source}, but the log ends at "
+                                        f"event {len(events)}: events were removed from its end")
+        held = events[witness.seq - 1].hash
+        if held != witness.hash:
+            return Finding(witness.seq, f"a player was told its hash was {witness.hash[:16]}...{source}, but the log "
+                                        f"holds {held[:16]}...: the log was rewritten up to here")
+    return None
+
+
+def check_schemas(replayer: Replayer, events: Sequence[Event]) -> Finding | None:
+    """The first event whose type is unknown or whose payload breaks its schema."""
+    for event in events:
+        try:
+            current = replayer.registry.upcast(event)
+            replayer.registry.validate(current.type, current.payload)
+        except Exception as err:  # an unknown type, a failing upcaster, a schema error: all say the same
+            return Finding(event.seq, f"its payload is not a valid {event.type}: {_problem(err)}")
+    return None
+
+
+def _problem(err: BaseException) -> str:
+    if isinstance(err, KeyError):
+        return f"{err} is missing"
+    return str(err) or type(err).__name__
+
+
+def check_ended_last(events: Sequence[Event]) -> Finding | None:
+    """An honest log holds nothing after ``pbem.GameEnded``: the game refuses every command once over."""
+    for event in events:
+        if event.type == GAME_ENDED and event.seq < len(events):
+            return Finding(event.seq + 1, "comes after the end of the game: once a game is over nothing "
+                                          "more is ever recorded")
+    return None
+
+
+CommandCheck = Callable[[Sequence[Event], Sequence[Event]], "str | None"]
+
+
+def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None, *,
+           secret: str | None = None, witnesses: Iterable[Witness] = (),
+           command_check: CommandCheck | None = None) -> Verification:
     """Every check there is: the chain, the seed and draws, and each command re-decided.
 
     ``seed`` defaults to the one the game revealed at its end; without either, the
-    draws and the rules cannot be checked yet and the report says so.
+    draws and the rules cannot be checked yet and the report says so. ``secret`` is the
+    server's own seed before the end: it opens the hidden payloads' commitments for the
+    chain check and nothing more. ``witnesses`` are chain heads players received (their
+    mails); ``command_check(history, command)`` is the delivery layer's own check of each
+    command (e.g. that a move the scheduler made answers a deadline that passed).
+    A log no honest server writes fails with the event named, never with an error.
     """
     report = Verification(events=len(events))
     if not events:
         report.failure = Finding(1, "the game has no events")
         return report
-    finding = verify_chain(events, events[0].game_id)
+    try:
+        return _verify(replayer, events, seed, secret, list(witnesses), command_check, report)
+    except Exception as err:  # whatever a damaged log breaks, the report names where
+        report.failure = Finding(report.reached, f"the game cannot be replayed from here: {_problem(err)}")
+        return report
+
+
+def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secret: str | None,
+            witnesses: list[Witness], command_check: CommandCheck | None, report: Verification) -> Verification:
+    ended = [e for e in events if e.type == GAME_ENDED]
+    seed = seed or (ended[-1].payload["seed"] if ended else None)
+    if seed is not None and events[0].type == GAME_CREATED and \
+            seed_commitment(seed) != events[0].payload.get("seed_commitment"):
+        report.failure = Finding(1, "the revealed seed does not match the commitment published at the start")
+        return report
+    finding = verify_chain(events, events[0].game_id, seed or secret)
     report.checks.append(f"hash chain of {len(events)} events")
     if finding:
         report.failure = finding
         return report
-    ended = [e for e in events if e.type == GAME_ENDED]
-    seed = seed or (ended[-1].payload["seed"] if ended else None)
+    if witnesses:
+        finding = verify_witnesses(events, witnesses)
+        report.checks.append(f"{len(witnesses)} chain head{'s' if len(witnesses) != 1 else ''} players received "
+                             "found in the log")
+        if finding:
+            report.failure = finding
+            return report
+    finding = check_schemas(replayer, events) or check_ended_last(events)
+    report.checks.append("every payload fits its event type; nothing after the end")
+    if finding:
+        report.failure = finding
+        return report
+    if command_check is not None:
+        for command in group_commands(events):
+            problem = command_check(events[:command[0].seq - 1], command)
+            if problem:
+                report.failure = Finding(command[0].seq, problem)
+                return report
+        report.checks.append("every command the scheduler made answers a deadline that had passed")
     if seed is None:
         report.checks.append("draws and rules not checked: the seed stays secret until the game ends")
         return report
@@ -159,6 +310,7 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None)
         return report
     state: GameState[Any] | None = None
     for command in group_commands(effective(events)):
+        report.reached = command[0].seq
         if any(e.type == ACTIONS_UNDONE for e in command):
             finding = check_undo_command(command)
             if finding:
@@ -213,7 +365,7 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
     target = events[seq - 1]
     command = next(c for c in group_commands(events) if c[0].seq <= seq <= c[-1].seq)
     first, last = command[0].seq, command[-1].seq
-    chain = verify_chain(events[:last])
+    chain = verify_chain(events[:last], seed=seed)
     skipped = undone_seqs(events)
     undone_by = next((e.seq for e in events if e.type == ACTIONS_UNDONE
                       and e.payload["from_seq"] <= seq <= e.payload["to_seq"]), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -160,6 +161,45 @@ def payload_hash(payload: Mapping[str, Any]) -> str:
     return sha256_hex(canonical_json(payload))
 
 
+SALTED = "hmac-sha256"  # ``pbem.GameCreated``'s ``payload_commitments`` in games whose hidden digests hide
+
+
+def payload_salt(seed: str, seq: int) -> str:
+    """The secret salt of event ``seq``'s payload commitment, drawn from the game's seed.
+
+    The message cannot collide with a random draw's (``"n.i"``), and knowing some salts
+    tells nothing of the seed or of the other salts; the seed, revealed at the end, gives
+    them all.
+    """
+    return hmac.new(seed.encode("utf-8"), f"payload-salt.{seq}".encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def payload_commitment(payload: Mapping[str, Any], salt: str) -> str:
+    """A hiding commitment to a payload: HMAC-SHA256 keyed with the event's salt.
+
+    A plain sha256 of a hidden payload gives it away when its candidates are few (a
+    secret identity has two): whoever holds the digest hashes every candidate. Without
+    the salt, no guess can be checked.
+    """
+    return hmac.new(salt.encode("ascii"), canonical_json(payload).encode("utf-8"), hashlib.sha256).hexdigest()
+
+
+def is_hidden(visibility: Visibility) -> bool:
+    """Whether some reader may not see a payload of this visibility before the end."""
+    return visibility.kind != "public"
+
+
+def payload_digest(payload: Mapping[str, Any], visibility: Visibility, seq: int, salt_seed: str | None) -> str:
+    """The digest a payload enters its event's hash through.
+
+    ``salt_seed`` is the game's seed in a game with hiding commitments, None in a game
+    recorded before them: there every payload enters as its plain sha256.
+    """
+    if salt_seed is None or not is_hidden(visibility):
+        return payload_hash(payload)
+    return payload_commitment(payload, payload_salt(salt_seed, seq))
+
+
 def event_hash(
     *,
     game_id: str,
@@ -198,13 +238,14 @@ def event_hash(
     )
 
 
-def recompute_hash(event: Event) -> str:
+def recompute_hash(event: Event, salt_seed: str | None = None) -> str:
+    """The event's hash from its content; ``salt_seed`` as in ``payload_digest``."""
     return event_hash(
         game_id=event.game_id,
         seq=event.seq,
         type=event.type,
         version=event.version,
-        payload_digest=payload_hash(event.payload),
+        payload_digest=payload_digest(event.payload, event.visibility, event.seq, salt_seed),
         actor=event.actor,
         visibility=event.visibility.encode(),
         reveals=event.reveals,

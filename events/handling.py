@@ -10,8 +10,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from marshmallow import ValidationError
 
-from events.envelope import (SYSTEM, Event, NewEvent, Visibility, event_hash, payload_hash,
-                             seat_actor)
+from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, event_hash, is_hidden,
+                             payload_digest, seat_actor)
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
@@ -123,6 +123,19 @@ def undoable_commands(commands: Sequence[list[Event]], seat: int) -> tuple[list[
     return found, "there is nothing earlier to undo"
 
 
+def _lost(conflict: ConcurrencyError, last_try: bool, expected_seq: int | None) -> None:
+    """A write another one overtook: try again on the new state, or after the last try refuse it.
+
+    :raises StaleCommand: on the last try of a write bound to the seq a page showed.
+    :raises ConcurrencyError: on the last try of a write bound to no seq.
+    """
+    if not last_try:
+        return
+    if expected_seq is not None:
+        raise StaleCommand(conflict.game_id, expected_seq, conflict.actual_seq) from conflict
+    raise conflict
+
+
 _REGISTRIES: dict[tuple[int, ...], EventTypeRegistry] = {}
 
 
@@ -174,10 +187,11 @@ class Kernel:
         Undos and the delivery layer's records (a deadline extended, a pause, a standing order,
         an undo request) are left out: they are not moves, so they neither count as someone
         acting since nor can be undone themselves. Enough for undo, which only ever looks at
-        the latest commands of the game.
+        the latest commands of the game. Nothing after ``last_seq`` is read: a command another
+        process appended since the state was loaded must not slip into a decision made on it.
         """
         start = max(0, last_seq - window)
-        commands = [c for c in group_commands(effective(self.store.read(game_id, start)))
+        commands = [c for c in group_commands(effective(self.store.read(game_id, start, last_seq)))
                     if c[0].type != ACTIONS_UNDONE and not is_delivery(c)]
         if start > 0:
             commands = commands[1:]  # the first may have begun before the window
@@ -192,7 +206,7 @@ class Kernel:
         """
         while True:
             start = max(0, last_seq - window)
-            commands = group_commands(effective(self.store.read(game_id, start)))
+            commands = group_commands(effective(self.store.read(game_id, start, last_seq)))
             if start > 0:
                 commands = commands[1:]  # the first may have begun before the window
             for command in reversed(commands):
@@ -218,9 +232,22 @@ class Kernel:
 
     # ---- writing ---------------------------------------------------------------------------
 
+    def _salt_seed(self, before: GameState[Any] | None, game_id: str, drafts: Sequence[NewEvent],
+                   seed: str | None) -> str | None:
+        """The seed that salts the drafts' hidden payloads; None in a game recorded before salting."""
+        if before is not None and not before.salted:
+            return None
+        if not any(is_hidden(d.visibility) for d in drafts):
+            return seed
+        return seed or self.seed(game_id)
+
     def _seal(self, game_id: str, seq: int, prev_hash: str, drafts: Sequence[NewEvent],
-              actor: str, cause: Mapping[str, Any]) -> list[Event]:
-        """Number, validate and hash-chain the drafts of one command."""
+              actor: str, cause: Mapping[str, Any], salt_seed: str | None) -> list[Event]:
+        """Number, validate and hash-chain the drafts of one command.
+
+        A payload some reader may not see enters the hash through a commitment salted from
+        ``salt_seed`` (``events.envelope.payload_digest``), so its hash gives nothing away.
+        """
         now = self.clock()
         sealed: list[Event] = []
         for draft in drafts:
@@ -233,7 +260,7 @@ class Kernel:
             event_actor = draft.actor or actor
             digest = event_hash(
                 game_id=game_id, seq=seq, type=draft.type, version=version,
-                payload_digest=payload_hash(draft.payload), actor=event_actor,
+                payload_digest=payload_digest(draft.payload, draft.visibility, seq, salt_seed), actor=event_actor,
                 visibility=draft.visibility.encode(), reveals=draft.reveals, recorded_at=now,
                 cause=cause, prev_hash=prev_hash,
             )
@@ -250,7 +277,8 @@ class Kernel:
         ``after`` is given when folding the drafts onto ``before`` would not give it (an undo).
         """
         seq, prev_hash = (before.seq, before.last_hash) if before else (0, "0" * 64)
-        events = self._seal(game_id, seq, prev_hash, drafts, actor, cause)
+        events = self._seal(game_id, seq, prev_hash, drafts, actor, cause,
+                            self._salt_seed(before, game_id, drafts, seed))
         if after is None:
             after = self.replayer.fold(events, before)
         else:
@@ -261,15 +289,16 @@ class Kernel:
             if outcome is not None:
                 ended = self._seal(game_id, after.seq, after.last_hash,
                                    [NewEvent(GAME_ENDED, {"seed": seed, "outcome": outcome.to_json()},
-                                             actor=SYSTEM)], actor, cause)
+                                             actor=SYSTEM)], actor, cause, None)
                 after = self.replayer.fold(ended, after)
                 events += ended
         extra = list(rows)
         if hooks is not None:
             followers = hooks.follow(before, after, events)
             if followers:
-                sealed = self._seal(game_id, after.seq, after.last_hash,
-                                    [replace(f, actor=f.actor or SYSTEM) for f in followers], actor, cause)
+                followers = [replace(f, actor=f.actor or SYSTEM) for f in followers]
+                sealed = self._seal(game_id, after.seq, after.last_hash, followers, actor, cause,
+                                    self._salt_seed(after, game_id, followers, seed))
                 after = self.replayer.fold(sealed, after)
                 events += sealed
             extra += hooks.rows(before, after, events)
@@ -277,16 +306,43 @@ class Kernel:
         return CommandResult(before, after, events)
 
     def record(self, game_id: str, drafts: list[NewEvent], *, actor: str, cause: Cause,
-               hooks: Hooks | None = None, expected_seq: int | None = None) -> CommandResult:
-        """Append events of the delivery layer (``pbem.*``: deadlines, pauses, standing orders) as a command."""
+               hooks: Hooks | None = None, expected_seq: int | None = None, exact: bool = True,
+               retries: int = 0) -> CommandResult:
+        """Append events of the delivery layer (``pbem.*``: deadlines, pauses, standing orders) as a command.
+
+        With ``expected_seq`` (the seq the writer was shown) the write is refused if the game
+        moved on since: with ``exact``, if anything at all was recorded since; otherwise only if a
+        move or an undo was (``moved_on``). The append expects the seq loaded here, so a write of
+        another process in between is caught by the store, never slips by; it is appended again
+        up to ``retries`` times (for drafts that hold whatever else was recorded, e.g. a standing
+        order), each time checked again.
+
+        :raises StaleCommand: the game moved on since ``expected_seq``, or a concurrent write won
+            and no retry was left (when ``expected_seq`` is given).
+        :raises ConcurrencyError: a concurrent write won and no ``expected_seq`` was given.
+        """
         if not all(d.type.startswith("pbem.") for d in drafts):
             raise ValueError("record() appends pbem.* events only; game events come from decide()")
-        state = self.load(game_id)
-        if expected_seq is not None and state.seq != expected_seq:
-            raise StaleCommand(game_id, expected_seq, state.seq)
-        command = {"command": uuid.uuid4().hex, "actor": actor, "via": cause.via,
-                   **({"text": cause.text} if cause.text is not None else {}), **cause.detail}
-        return self._commit(state, game_id, drafts, actor, command, [], hooks, None)
+        for attempt in range(retries + 1):
+            state = self.load(game_id)
+            self.check_expected(game_id, expected_seq, state.seq, exact=exact)
+            command = {"command": uuid.uuid4().hex, "actor": actor, "via": cause.via,
+                       **({"text": cause.text} if cause.text is not None else {}), **cause.detail}
+            try:
+                return self._commit(state, game_id, drafts, actor, command, [], hooks, None)
+            except ConcurrencyError as conflict:
+                _lost(conflict, attempt == retries, expected_seq)
+        raise AssertionError("unreachable")
+
+    def check_expected(self, game_id: str, expected_seq: int | None, current_seq: int, *, exact: bool = False) -> None:
+        """Refuse a write issued at ``expected_seq`` if the game moved on since (exactly: if anything came since).
+
+        :raises StaleCommand: with both seqs, for the page that says so.
+        """
+        if expected_seq is None:
+            return
+        if expected_seq != current_seq if exact else self.moved_on(game_id, expected_seq, current_seq):
+            raise StaleCommand(game_id, expected_seq, current_seq)
 
     def create(self, game_type: str, seats: Sequence[str], *, options: Mapping[str, Any] | None = None,
                data_override: Mapping[str, Any] | None = None, seed: str | None = None,
@@ -312,7 +368,7 @@ class Kernel:
             "game_type": game_type, "rules_version": rules.version,
             "seats": [{"name": s.name} for s in config.seats], "options": dict(config.options),
             "data": dict(data), "data_override": dict(data_override) if data_override else None,
-            "seed_commitment": seed_commitment(seed),
+            "seed_commitment": seed_commitment(seed), "payload_commitments": SALTED,
         })
         drafts = [created] + self._draws(rng) + setup
         command = {"command": uuid.uuid4().hex, "actor": SYSTEM, "via": cause.via, **cause.detail}
@@ -343,8 +399,7 @@ class Kernel:
         for attempt in range(retries + 1):
             if state is None or attempt > 0:
                 state = self.load(game_id)
-            if expected_seq is not None and self.moved_on(game_id, expected_seq, state.seq):
-                raise StaleCommand(game_id, expected_seq, state.seq)
+            self.check_expected(game_id, expected_seq, state.seq)
             if state.ended:
                 raise IllegalAction("the game is over; nothing more can be played")
             rules = self.rules(state)
@@ -363,10 +418,7 @@ class Kernel:
                 return self._commit(state, game_id, self._draws(rng) + produced, who, command, [],
                                     hooks, seed)
             except ConcurrencyError as conflict:
-                if attempt == retries:
-                    if expected_seq is not None:
-                        raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
-                    raise
+                _lost(conflict, attempt == retries, expected_seq)
         raise AssertionError("unreachable")
 
     def preview(self, game_id: str, seat: int, action: Action) -> tuple[GameState[Any], list[NewEvent]] | None:
@@ -384,37 +436,55 @@ class Kernel:
             produced = rules.decide(state.game, seat, dict(action), NoRandomness())
         except ChanceNeeded:
             return None
-        events = self._seal(game_id, state.seq, state.last_hash, produced, seat_actor(seat), {"preview": True})
+        events = self._seal(game_id, state.seq, state.last_hash, produced, seat_actor(seat), {"preview": True},
+                            None)
         return self.replayer.fold(events, state), produced
 
     def undo(self, game_id: str, seat: int, *, cause: Cause, force: bool = False, actor: str | None = None,
-             reason: str = "", hooks: Hooks | None = None) -> CommandResult:
+             reason: str = "", hooks: Hooks | None = None, expected_seq: int | None = None,
+             retries: int = 3) -> CommandResult:
         """Undo the last effective action.
 
         Without ``force``, only the seat's own last action, before anyone else acted and
         if it revealed nothing and drew nothing (the horizon). ``force`` (an approved
         request, or the organiser) undoes the last action whoever made it.
 
+        With ``expected_seq`` (the seq of the page the undo was asked from) it is refused if
+        any move or undo came since: the player asked to take back what they saw, not what
+        landed meanwhile. The append expects the seq loaded here; should another write win
+        the race, all is decided again on the new state (and refused if that was a move);
+        without ``expected_seq`` the lost race raises ``ConcurrencyError``.
+
         :raises UndoRefused: beyond the horizon; the message says why.
+        :raises StaleCommand: the game moved on since ``expected_seq``.
         """
-        state = self.load(game_id)
-        if state.ended:
-            raise UndoRefused("the game is over; nothing can be undone")
-        last = self.recent_commands(game_id, state.seq)[-1]
-        if force:
-            if last[0].type == GAME_CREATED:
-                raise UndoRefused("there is nothing to undo: the game has just been set up")
-        else:
-            why = check_undo(last, seat)
-            if why is not None:
-                raise UndoRefused(why)
-        who = actor or seat_actor(seat)
-        command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via, **cause.detail}
-        payload = {"from_seq": last[0].seq, "to_seq": last[-1].seq, "seat": seat,
-                   "reason": reason or ("undone by its player" if not force else "undone by agreement")}
-        restored = self.load(game_id, upto_seq=last[0].seq - 1)
-        return self._commit(state, game_id, [NewEvent(ACTIONS_UNDONE, payload)], who, command, [], hooks,
-                            None, after=restored)
+        for attempt in range(retries + 1):
+            state = self.load(game_id)
+            self.check_expected(game_id, expected_seq, state.seq)
+            if state.ended:
+                raise UndoRefused("the game is over; nothing can be undone")
+            last = self.recent_commands(game_id, state.seq)[-1]
+            if force:
+                if last[0].type == GAME_CREATED:
+                    raise UndoRefused("there is nothing to undo: the game has just been set up")
+            else:
+                why = check_undo(last, seat)
+                if why is not None:
+                    raise UndoRefused(why)
+            who = actor or seat_actor(seat)
+            command = {"command": uuid.uuid4().hex, "actor": who, "seat": seat, "via": cause.via, **cause.detail}
+            payload = {"from_seq": last[0].seq, "to_seq": last[-1].seq, "seat": seat,
+                       "reason": reason or ("undone by its player" if not force else "undone by agreement")}
+            restored = self.load(game_id, upto_seq=last[0].seq - 1)
+            try:
+                return self._commit(state, game_id, [NewEvent(ACTIONS_UNDONE, payload)], who, command, [], hooks,
+                                    None, after=restored)
+            except ConcurrencyError as conflict:
+                if expected_seq is None:
+                    raise  # without the page's seq, deciding again could take back what nobody asked to
+                if attempt == retries:
+                    raise StaleCommand(game_id, expected_seq, conflict.actual_seq) from conflict
+        raise AssertionError("unreachable")
 
     def undo_range(self, game_id: str, from_seq: int, to_seq: int, *, seat: int, cause: Cause,
                    actor: str | None = None, reason: str = "", hooks: Hooks | None = None,
@@ -435,8 +505,7 @@ class Kernel:
         :raises StaleCommand: the game moved on since ``expected_seq``.
         """
         state = self.load(game_id)
-        if expected_seq is not None and state.seq != expected_seq:
-            raise StaleCommand(game_id, expected_seq, state.seq)
+        self.check_expected(game_id, expected_seq, state.seq, exact=True)
         if state.ended:
             raise UndoRefused("the game is over; nothing can be undone")
         stretches = self._undo_stretches(game_id, from_seq, to_seq, state.seq)
@@ -454,7 +523,7 @@ class Kernel:
         if not 1 < from_seq <= to_seq <= last_seq:
             raise UndoRefused(f"events {from_seq} to {to_seq} are not a range of this game's moves "
                               f"(it has events 1 to {last_seq}; event 1 and the setup cannot be undone)")
-        tail = self.store.read(game_id, from_seq - 2)
+        tail = self.store.read(game_id, from_seq - 2, last_seq)
         if tail[0].command_id is not None and tail[0].command_id == tail[1].command_id:
             raise UndoRefused(f"event {from_seq} is in the middle of a command; undo takes back whole commands")
         if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] < from_seq for e in tail[1:]):

@@ -7,7 +7,7 @@ import pickle
 from dataclasses import dataclass, replace
 from typing import Any, Generic, Iterable, Mapping, Sequence, TypeVar
 
-from events.envelope import Event
+from events.envelope import SALTED, Event
 from events.rules import GameConfig, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
                            EventTypeRegistry)
@@ -16,8 +16,18 @@ from events.store import EventStore, Snapshot
 S = TypeVar("S")
 log = logging.getLogger(__name__)
 
-KERNEL_STATE_VERSION = "1"
+KERNEL_STATE_VERSION = "2"
 SNAPSHOT_EVERY = 10
+
+
+class CorruptLog(Exception):
+    """A stream that does not replay: an event no honest append wrote (a payload edited in the database)."""
+
+    def __init__(self, game_id: str, seq: int, err: BaseException) -> None:
+        problem = f"{err} is missing" if isinstance(err, KeyError) else str(err) or type(err).__name__
+        super().__init__(f"event {seq} of game {game_id} does not replay: {problem}")
+        self.game_id = game_id
+        self.seq = seq
 
 
 class GameNotFound(LookupError):
@@ -42,6 +52,7 @@ class GameState(Generic[S]):
     ended: bool = False
     seed: str | None = None                # revealed by pbem.GameEnded
     outcome: Mapping[str, Any] | None = None
+    salted: bool = False                   # hidden payloads enter the chain through hiding commitments
 
 
 def undone_seqs(events: Iterable[Event]) -> set[int]:
@@ -92,6 +103,7 @@ class Replayer:
             game_id=created.game_id, game_type=rules.name, rules_version=created.payload["rules_version"],
             config=config, seed_commitment=created.payload["seed_commitment"], seq=created.seq,
             last_hash=created.hash, rng_counter=0, game=rules.initial_state(config),
+            salted=created.payload.get("payload_commitments") == SALTED,
         )
 
     def fold(self, events: Sequence[Event], state: GameState[Any] | None = None) -> GameState[Any]:
@@ -111,17 +123,22 @@ class Replayer:
         evolve = self.rules_for(state.game_type).evolve
         upcast = self.registry.upcast
         game = state.game
-        for event in events:
-            if event.seq in skipped:
-                continue
-            event = upcast(event)
-            kind = event.type
-            if kind == RANDOM_DRAWN:
-                state = replace(state, rng_counter=event.payload["draws"][-1]["n"] + 1)
-            elif kind == GAME_ENDED:
-                state = replace(state, ended=True, seed=event.payload["seed"], outcome=event.payload["outcome"])
-            elif not kind.startswith("pbem."):  # the kernel's and the delivery layer's own events
-                game = evolve(game, event)
+        event = events[0]
+        try:
+            for event in events:
+                if event.seq in skipped:
+                    continue
+                event = upcast(event)
+                kind = event.type
+                if kind == RANDOM_DRAWN:
+                    state = replace(state, rng_counter=event.payload["draws"][-1]["n"] + 1)
+                elif kind == GAME_ENDED:
+                    state = replace(state, ended=True, seed=event.payload["seed"], outcome=event.payload["outcome"])
+                elif not kind.startswith("pbem."):  # the kernel's and the delivery layer's own events
+                    game = evolve(game, event)
+        except (KeyError, TypeError, ValueError, IndexError, LookupError) as err:
+            # evolve never validates: a payload no honest append wrote breaks it somewhere
+            raise CorruptLog(event.game_id, event.seq, err) from err
         # seq and hash name the stream position, undone events included
         return replace(state, game=game, seq=events[-1].seq, last_hash=events[-1].hash)
 

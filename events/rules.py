@@ -60,7 +60,7 @@ class Prompt:
     ``kind`` is ``"turn"`` for the player whose turn it is, or ``"interrupt"`` for an
     out-of-turn decision (a response window, a choice forced on another player).
     ``default`` is the action taken for the seat when its deadline passes.
-    ``topic`` names the decision (e.g. ``"emerald.sherlock"``) so a player's standing
+    ``topic`` names the decision (e.g. ``"emerald.interrupt"``) so a player's standing
     order ("always", "never", "ask me") can answer it without a round trip; the
     rules list each topic's answers as ``answers`` (answer name -> action).
     """

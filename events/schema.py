@@ -7,7 +7,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from events.envelope import Event
+from events.envelope import SALTED, Event
 from events.rules import EventType
 
 HEX64 = validate.Regexp(r"^[0-9a-f]{64}$", error="must be 64 lowercase hex digits")
@@ -21,7 +21,9 @@ class EnvelopeSchema(Schema):
     type = fields.String(required=True, validate=validate.Regexp(r"^[a-z0-9_]+\.[A-Za-z0-9]+$"))
     version = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     payload = fields.Dict(required=True, allow_none=True)
-    payload_sha256 = fields.String(validate=HEX64)
+    payload_sha256 = fields.String(validate=HEX64)         # a withheld payload's digest, in older games
+    payload_commitment = fields.String(validate=HEX64)     # a withheld payload's commitment
+    payload_salt = fields.String(validate=HEX64)           # a shown hidden payload's salt, to check it
     actor = fields.String(required=True, validate=validate.Regexp(r"^(seat:\d+|system|scheduler|organiser)$"))
     visibility = fields.String(required=True, validate=validate.Regexp(r"^(public|server|seats:(\d+(,\d+)*)?)$"))
     reveals = fields.Boolean(required=True)
@@ -46,6 +48,8 @@ class GameCreatedSchema(Schema):
     data = fields.Dict(required=True)
     data_override = fields.Dict(required=True, allow_none=True)
     seed_commitment = fields.String(required=True, validate=HEX64)
+    # "hmac-sha256": hidden payloads enter the chain through salted commitments (absent in older games)
+    payload_commitments = fields.String(validate=validate.OneOf([SALTED]))
 
 
 class DrawSchema(Schema):

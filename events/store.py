@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import json
 import sqlite3
+import random
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, TypeVar
 
 import sqlite_utils
 
@@ -85,12 +89,38 @@ KEEP_SNAPSHOT_EVERY = 100
 _EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, visibility, reveals, recorded_at, cause, prev_hash, hash"
 
 
+_scan_json = json.JSONDecoder().scan_once
+_visibility = functools.lru_cache(maxsize=256)(Visibility.decode)  # immutable values, a few distinct texts
+
+
+def _loads(text: str) -> Any:
+    """``json.loads`` of one stored JSON text, at half the cost: the C scanner without the wrappers.
+
+    Anything but a single JSON value with nothing after it goes to ``json.loads`` for its error.
+    """
+    try:
+        value, end = _scan_json(text, 0)
+    except StopIteration:
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
+_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
+# Event is a plain frozen dataclass: its __init__ only sets the fields, one object.__setattr__ each, which
+# was half the cost of reading a stream; filling __dict__ does the same. Were it ever to check anything
+# (__post_init__), rows go through __init__ again.
+_FILL_EVENT_DICT = not hasattr(Event, "__post_init__") and not hasattr(Event, "__slots__")
+
+
 def _row_to_event(row: Sequence[Any]) -> Event:
-    return Event(
-        game_id=row[0], seq=row[1], type=row[2], version=row[3], payload=json.loads(row[4]),
-        actor=row[5], visibility=Visibility.decode(row[6]), reveals=bool(row[7]), recorded_at=row[8],
-        cause=json.loads(row[9]), prev_hash=row[10], hash=row[11],
-    )
+    # Reading a stream is mostly this function (docs/benchmarks.md, "PostgreSQL event store").
+    values = (row[0], row[1], row[2], row[3], _loads(row[4]), row[5], _visibility(row[6]), bool(row[7]),
+              row[8], _loads(row[9]), row[10], row[11])
+    if not _FILL_EVENT_DICT:
+        return Event(*values)
+    event: Event = object.__new__(Event)
+    event.__dict__.update(zip(_EVENT_FIELDS, values))
+    return event
 
 
 def _event_to_row(event: Event) -> tuple[Any, ...]:
@@ -101,6 +131,9 @@ def _event_to_row(event: Event) -> tuple[Any, ...]:
         json.dumps(event.cause, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
         event.prev_hash, event.hash,
     )
+
+
+JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
 
 
 def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> sqlite3.Connection:
@@ -115,9 +148,44 @@ def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int
     # 16 KiB pages keep one game's rows on fewer pages (docs/benchmarks.md); it only takes effect on a
     # new database, before WAL is set.
     conn.execute("PRAGMA page_size = 16384")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _wal(conn, busy_timeout_ms / 1000)
     conn.execute(f"PRAGMA synchronous = {synchronous}")
+    # After a checkpoint the WAL file is cut back to this size, instead of keeping its largest size forever.
+    conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
     return conn
+
+
+def _wal(conn: sqlite3.Connection, patience: float) -> None:
+    """Put the database in WAL mode, once; then every later connection only reads that it is.
+
+    Switching the mode needs a lock that SQLite does not wait for (the busy timeout does not
+    apply), so processes opening a new database at the same moment retry for a while.
+    """
+    def switch() -> None:
+        if str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower() != "wal":
+            conn.execute("PRAGMA journal_mode = WAL")
+
+    patiently(switch, patience)
+
+
+T = TypeVar("T")
+
+
+def patiently(step: Callable[[], T], patience: float = 10.0) -> T:
+    """Run a schema step, again while another process holds the database ("database is locked").
+
+    Creating tables and switching to WAL are what every process does when it first opens a new
+    database; where SQLite answers busy without waiting (a lock it gives no busy handler to, a
+    read snapshot another process's schema change made stale), the step is simply run again.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005 + 0.02 * random.random())
 
 
 class SQLiteEventStore:
@@ -134,27 +202,40 @@ class SQLiteEventStore:
         self.conn.close()
 
     def _create_tables(self) -> None:
-        self.conn.execute(
+        patiently(lambda: self.conn.execute(
             """CREATE TABLE IF NOT EXISTS events (
                 game_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, version INTEGER NOT NULL,
                 payload TEXT NOT NULL, actor TEXT NOT NULL, visibility TEXT NOT NULL, reveals INTEGER NOT NULL,
                 recorded_at TEXT NOT NULL, cause TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,
                 PRIMARY KEY (game_id, seq)
             ) WITHOUT ROWID"""
-        )
-        self.db.table("game_secrets").create({"game_id": str, "seed": str}, pk="game_id", if_not_exists=True)
-        self.db.table("snapshots").create(
+        ))
+        patiently(lambda: self.db.table("game_secrets").create({"game_id": str, "seed": str}, pk="game_id",
+                                                                if_not_exists=True))
+        patiently(lambda: self.db.table("snapshots").create(
             {"game_id": str, "seq": int, "key": str, "state": bytes},
             pk=("game_id", "seq"), if_not_exists=True,
-        )
+        ))
 
     def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
                      indexes: Sequence[Sequence[str]] = ()) -> None:
-        """Create a side table (outbox, read model) if it is missing."""
+        """Create a side table (outbox, read model) if it is missing, and add the columns it lacks.
+
+        A database made by an older version gains the new columns (``ALTER TABLE ADD COLUMN``: its
+        rows get NULL there), checked and added in one ``BEGIN IMMEDIATE`` transaction, so two
+        processes starting at once do not both add them.
+        """
         table = self.db.table(name)
-        table.create(dict(columns), pk=pk, if_not_exists=True)
+        patiently(lambda: table.create(dict(columns), pk=pk, if_not_exists=True))
+        if set(columns) - {c.name for c in patiently(lambda: table.columns)}:
+            with self.transaction() as conn:
+                have = {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')}
+                for column, kind in columns.items():
+                    if column not in have:
+                        sql_type = sqlite_utils.db.COLUMN_TYPE_MAPPING[kind]
+                        conn.execute(f'ALTER TABLE "{name}" ADD COLUMN "{column}" {sql_type}')
         for index in indexes:
-            table.create_index(list(index), if_not_exists=True)
+            patiently(lambda: table.create_index(list(index), if_not_exists=True))
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

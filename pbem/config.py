@@ -6,6 +6,7 @@ documents each one (a test checks).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import secrets
@@ -13,6 +14,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
+
+from pbem.people import ZoneError, check_zone
 
 DEFAULT_INSTANCE = "instance"
 CONFIG_FILE = "pbem.toml"
@@ -23,10 +26,13 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "old_secret_keys": ([], "Earlier secret keys, still accepted for links already sent (key rotation)."),
     "database": ("pbem.sqlite3", "The SQLite database file."),
     "synchronous": ("FULL", "SQLite `synchronous` setting: FULL survives power loss; NORMAL is faster."),
-    "base_url": ("http://127.0.0.1:8000", "The address players reach the web pages at; links in mails start with it."),
-    "host": ("127.0.0.1", "The address `pbem serve` listens on."),
-    "port": (8000, "The port `pbem serve` listens on."),
+    "base_url": ("", "The address players reach the web pages at; links in mails start with it. Default: "
+                     "http://HOST:PORT from the `host` and `port` settings (127.0.0.1 for a host of 0.0.0.0)."),
+    "host": ("127.0.0.1", "The address `pbem serve` listens on; with `base_url` unset, the host of every link."),
+    "port": (8000, "The port `pbem serve` listens on; with `base_url` unset, the port of every link."),
     "dev_mode": (None, "Show the sent mails at /dev/mail. Default: on with the file mailbox, off with SMTP."),
+    "dev_mail_remote": (False, "Show /dev/mail to requests from other machines too. Default: only to this machine "
+                               "(loopback, not through a proxy). Development on a trusted network only."),
     "mail_from": ("pbem <pbem@localhost>", "The From address of every mail."),
     "reply_address": ("play@localhost", "Replies go to this address with the link's token after a + (play+TOKEN@...)."),
     "mail_transport": ("file", "`file` (each mail an .eml file in `mailbox`) or `smtp`."),
@@ -39,6 +45,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "smtp_timeout": (30, "Seconds before an SMTP connection attempt or command gives up."),
     "mail_max_attempts": (8, "Attempts before a mail is marked failed (`pbem mail status` lists failed mails)."),
     "mail_retry_seconds": (30, "Wait before the first retry; it doubles with each attempt."),
+    "mail_retention_days": (30, "Days a sent mail's body is kept; then only its row stays (to, subject, Message-ID, "
+                                "when sent). 0 keeps bodies forever."),
     "link_days": (60, "Days a link in a mail stays valid."),
     "turn_hours": (72.0, "Hours a player has for a turn before the default action is taken."),
     "interrupt_hours": (24.0, "Hours a player has for an out-of-turn decision (e.g. an interrupt card)."),
@@ -47,6 +55,8 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "reminders": ([0.5, 0.9], "When to remind, as fractions of the time allowed."),
     "dispatch_seconds": (5, "How often the scheduler sends due mails."),
     "deadline_seconds": (30, "How often the scheduler checks deadlines and reminders."),
+    "timezone": ("UTC", "The time zone of players who have not chosen their own on their home page: an IANA name "
+                        "such as Europe/Berlin. Times are shown in UTC too."),
     "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
 }
 
@@ -61,7 +71,18 @@ class Settings:
     values: Mapping[str, Any]
 
     def __getitem__(self, name: str) -> Any:
-        return self.values[name]
+        return self.base_url if name == "base_url" else self.values[name]
+
+    @property
+    def base_url(self) -> str:
+        """The address players reach: ``base_url`` if set, else ``http://HOST:PORT`` from ``host`` and ``port``.
+
+        Every process (``serve``, ``worker``, ``inbound``, each command that composes mail) reads it here,
+        so the links they mail agree.
+        """
+        if self.values.get("base_url"):
+            return str(self.values["base_url"]).rstrip("/")
+        return address_of(str(self.values["host"]), int(self.values["port"]))
 
     @property
     def database(self) -> Path:
@@ -81,13 +102,58 @@ class Settings:
     def secret_keys(self) -> list[str]:
         """Every key links may be signed with, the current one last (itsdangerous' order)."""
         if not self.values["secret_key"]:
-            raise ConfigError(f"no secret_key: run `pbem init` or set PBEM_SECRET_KEY")
+            raise ConfigError("no secret_key: run `pbem init` or set PBEM_SECRET_KEY")
         return [str(k) for k in self.values["old_secret_keys"]] + [str(self.values["secret_key"])]
+
+
+def loopback_url(host: str, port: int) -> str | None:
+    """The address this machine reaches a server listening on ``host`` at; None if not over loopback."""
+    if host in ("", "0.0.0.0", "localhost"):
+        return f"http://{host if host == 'localhost' else '127.0.0.1'}:{port}"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return None
+    if address.version == 6 and (address.is_unspecified or address.is_loopback):
+        return f"http://[::1]:{port}"
+    return f"http://{host}:{port}" if address.is_loopback else None
+
+
+def address_of(host: str, port: int) -> str:
+    """The URL of a server listening on ``host`` and ``port``: over loopback when it listens there or everywhere."""
+    return loopback_url(host, port) or f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def serving(settings: Settings, host: str | None = None, port: int | None = None) -> Settings:
+    """The settings of ``pbem serve`` listening on ``host`` and ``port`` (default: the settings').
+
+    With ``base_url`` unset, the links follow the address served (``Settings.base_url``).
+    """
+    values = {**settings.values}
+    if host is not None:
+        values["host"] = host
+    if port is not None:
+        values["port"] = port
+    return Settings(settings.instance, values)
+
+
+def links_disagree(settings: Settings, served: Settings) -> bool:
+    """Whether ``pbem serve``'s command-line address moves its links away from every other process's.
+
+    Other processes (``pbem worker``, ``pbem inbound``, ``pbem game ...``) do not see ``--host`` or ``--port``.
+    """
+    return not settings.values.get("base_url") and served.base_url != settings.base_url
 
 
 def instance_path(explicit: str | os.PathLike[str] | None = None) -> Path:
     """The instance folder: the one given, else ``$PBEM_INSTANCE``, else ``./instance``."""
     return Path(explicit or os.environ.get("PBEM_INSTANCE") or DEFAULT_INSTANCE)
+
+
+def is_instance(settings: Settings) -> bool:
+    """Whether the instance folder exists and holds a config file or the database (``pbem init`` made it)."""
+    folder = settings.instance
+    return folder.is_dir() and ((folder / CONFIG_FILE).is_file() or settings.database.is_file())
 
 
 def load(instance: Path, environ: Mapping[str, str] | None = None) -> Settings:
@@ -108,6 +174,10 @@ def load(instance: Path, environ: Mapping[str, str] | None = None) -> Settings:
         env = environ.get(f"PBEM_{name.upper()}")
         if env is not None:
             values[name] = _coerce(name, env, default)
+    try:
+        values["timezone"] = check_zone(values["timezone"])
+    except ZoneError as err:
+        raise ConfigError(f"timezone: {err}") from None
     return Settings(instance, values)
 
 

@@ -7,12 +7,12 @@ record with its reason) but never reach the rules: their types start with ``pbem
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from marshmallow import Schema, fields, validate
 
-from events.envelope import Event
-from events.rules import EventType
+from events.envelope import SCHEDULER, Event
+from events.rules import EventType, Prompt
 
 DEADLINE_SET = "pbem.DeadlineSet"
 DEADLINE_EXTENDED = "pbem.DeadlineExtended"
@@ -110,16 +110,41 @@ DELIVERY_EVENT_TYPES = (
 )
 
 
+# What everyone but the prompted player reads of a prompt: its kind in words, never its text. The text may
+# name what the player holds ("Play Vampires to stop it?"), and any wording that varies with the hand tells
+# the table what is in it.
+PUBLIC_PROMPT = {"turn": "their turn", "interrupt": "a response"}
+
+
+def public_prompt(kind: str) -> str:
+    """A prompt as the other players and spectators see it."""
+    return PUBLIC_PROMPT.get(kind, "a decision")
+
+
+def waiting_for(prompts: Mapping[int, Prompt], names: Sequence[str], reader: int | None,
+                everything: bool = False) -> list[dict[str, Any]]:
+    """Who the game waits for, as ``reader`` may read it: their own prompt's text, the others' kind only."""
+    return [{"seat": p.seat, "name": names[p.seat], "kind": p.kind,
+             "text": p.text if everything or p.seat == reader else public_prompt(p.kind)}
+            for p in prompts.values()]
+
+
+def moment_of(value: Any) -> datetime | None:
+    """An ISO time as an aware datetime (a time without a zone is UTC); None if it is not one."""
+    try:
+        parsed = datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
+
+
 def utc(moment: Any) -> str:
     """An ISO time as ``2025-03-01 18:00 UTC``, for people to read."""
     if not moment:
         return "none"
-    try:
-        parsed = datetime.fromisoformat(str(moment))
-    except ValueError:
+    parsed = moment_of(moment)
+    if parsed is None:
         return str(moment)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
     return parsed.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -154,3 +179,30 @@ def describe_delivery(event: Event, names: list[str]) -> str:
     if event.type == UNDO_REQUEST_CLOSED:
         return f"{name(p['seat'])}'s undo request is closed, {p['result']}: {p['reason']}"
     return event.type
+
+
+def check_scheduled(history: Sequence[Event], command: Sequence[Event]) -> str | None:
+    """Why a command cannot be an honest time-out, or None (``events.audit.verify``'s command check).
+
+    The scheduler moves for a player only when their deadline has passed, and records
+    why in the same command: a ``pbem.TimedOut`` for that seat, naming the action played and
+    the deadline it answers, which must be the last one set or moved for that seat. A
+    time-out anywhere else, or a scheduler's move without one, is not something pbem writes.
+    """
+    first = command[0]
+    outs = [e for e in command if e.type == TIMED_OUT]
+    by_scheduler = first.cause.get("actor") == SCHEDULER and "action" in first.cause
+    if not by_scheduler:
+        return "a time-out is recorded in a command the scheduler did not make" if outs else None
+    if len(outs) != 1:
+        return "the scheduler made a move without the time-out that caused it"
+    timed_out, seat = outs[0].payload, first.cause.get("seat")
+    if timed_out["seat"] != seat or dict(timed_out["action"]) != dict(first.cause["action"]):
+        return "the time-out names another player or another action than the move the scheduler made"
+    due = None
+    for event in history:
+        if event.type in (DEADLINE_SET, DEADLINE_EXTENDED) and event.payload["seat"] == seat:
+            due = event.payload["due_at"]
+    if due != timed_out["due_at"]:
+        return "the time-out answers a deadline that was never set for that player"
+    return None

@@ -14,17 +14,22 @@ from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLO
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
+from pbem.people import DEFAULT_ZONE, mail_settings, short_time, zone_of
+from pbem.presentation import short_name, turn_label
 
 if TYPE_CHECKING:
     from pbem.service import Service
 
+SINCE_LINES = 12    # what happened since the last mail: the latest lines; the replay has the rest
+RECEIPT_LINES = 40  # a receipt's event lines: the latest; the audit pages have the rest
+
 SUBJECTS = {
     "turn": "Your turn",
     "prompt": "A decision for you",
-    "reminder": "Reminder: your move is due",
+    "reminder": "Reminder: your turn",
     "timeout": "Your time ran out",
     "receipt": "Move recorded",
-    "ended": "The game is over",
+    "ended": "Game over",
     "reply_error": "Your reply could not be applied",
     "undone": "A move was taken back",
     "undo_request": "Take back a move? Your answer is asked",
@@ -35,8 +40,10 @@ SUBJECTS = {
 class Notifier:
     """Composes the mails of a command; knows the templates, the links and the addresses."""
 
-    def __init__(self, links: Links, *, base_url: str, sender: str, reply_address: str) -> None:
+    def __init__(self, links: Links, *, base_url: str, sender: str, reply_address: str,
+                 timezone: str = DEFAULT_ZONE) -> None:
         self.links = links
+        self.timezone = timezone  # of players who chose none
         self.base_url = base_url.rstrip("/")
         self.sender = sender
         self.reply_address = reply_address
@@ -86,23 +93,28 @@ class Notifier:
             extra = {"agreement": f"at {asker}'s request ({agreed['reason']})"}
         for player in players:
             seat = int(player["seat"])
+            chosen = mail_settings(service.store, str(player["email"]))
+            again = seat == actor and not undo and seat in prompts  # the mover decides again at once
             if after.ended:
                 kind = "ended"
-            elif seat in deadlines:
-                kind = "turn" if deadlines[seat]["kind"] == "turn" else "prompt"
+            elif seat in deadlines or again:
+                kind = "turn" if (deadlines.get(seat, {}).get("kind") or prompts[seat].kind) == "turn" else "prompt"
             elif seat in timed_out:
                 kind = "timeout"
             elif seat == actor and not undo:
-                kind = "receipt"
+                kind = "receipt"  # the move ended the mover's part: they saw the result on the page
             elif undo:
                 kind = "undone"
             else:
                 continue
             if not player.get("mail", 1):
                 continue
+            if kind == "receipt" and not chosen.receipts:
+                continue  # folded into their next mail
+            if kind in ("turn", "prompt") and chosen.mode == "daily":
+                continue  # the digest lists it
             rows += self.compose(service, after, events, player, kind, prompts.get(seat),
-                                 deadline=deadlines.get(seat, {}).get("due_at"),
-                                 receipt=[e for e in events if seat == actor], extra=extra)
+                                 deadline=deadlines.get(seat, {}).get("due_at"), extra=extra)
         if asked:  # a move that lapsed a request, or the undo that an approval applied
             rows += self.undo_request_mails(service, after, events, players)
         return rows
@@ -142,8 +154,14 @@ class Notifier:
 
     def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
-                receipt: Sequence[Event] = (), extra: Mapping[str, Any] | None = None) -> list[Row]:
-        """One mail to one player, and the update of what they have been told."""
+                extra: Mapping[str, Any] | None = None) -> list[Row]:
+        """One mail to one player, and the update of what they have been told.
+
+        The mail holds what happened since the player's last mail (the latest ``SINCE_LINES``), and
+        their receipt: the hash of every event their own moves recorded since then (a move that ended
+        their part sent no mail of its own). The player's time zone is fixed in the draft now: a zone
+        chosen later applies to later mails.
+        """
         game_id, seat = state.game_id, int(player["seat"])
         rules = service.kernel.rules(state)
         sent = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
@@ -151,27 +169,36 @@ class Notifier:
         last_seq = int(sent[0]["last_seq"]) if sent else 0
         history = {e.seq: e for e in service.store.read(game_id, last_seq)}
         history.update({e.seq: e for e in new_events if e.seq > last_seq})
-        since = self.describe(service, state, [history[k] for k in sorted(history)], seat)[-60:]
+        ordered = [history[k] for k in sorted(history)]
+        since = self.describe(service, state, ordered, seat)
+        receipt = [e for e in ordered if actor_seat(str(e.cause.get("actor", ""))) == seat]
+        shown = receipt[-RECEIPT_LINES:]
         now = datetime.now(timezone.utc)
+        tz = zone_of(service.store, str(player["email"]), self.timezone)
+        view = rules.view(state.game, seat)
         context = {
             "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
             "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,
             "deadline": deadline or service.deadline_of(game_id, seat), "now": now.isoformat(timespec="minutes"),
-            "since": since, "view": rules.view(state.game, seat),
+            "since": since[-SINCE_LINES:], "since_more": max(0, len(since) - SINCE_LINES), "view": view,
             "play_url": self.play_url(game_id, seat, state.seq) if prompt else None,
             "reply_to": self.reply_to(game_id, seat, state.seq) if prompt else None,
             "home_url": self.home_url(service.player_id(str(player["email"]))),
             "commands": service.legal_texts(state, seat)[:12] if prompt else [],
-            "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type} for e in receipt],
-            "audit_url": f"{self.play_url(game_id, seat, state.seq)}/audit/{receipt[0].seq}" if receipt else None,
+            "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type, "text": self.receipt_words(service, state, e, seat)}
+                        for e in shown],
+            "receipt_more": len(receipt) - len(shown),
+            "audit_url": f"{self.play_url(game_id, seat, state.seq)}/audit/{shown[0].seq}" if shown else None,
             "replay_url": f"{self.play_url(game_id, seat, state.seq)}/replay",
             "verify_url": f"{self.base_url}/games/{game_id}/verify",
             "outcome": state.outcome, "seed": state.seed, "seq": state.seq,
+            "witness": {"game_id": game_id, "seq": state.seq, "hash": state.last_hash},
+            "tz": tz,
+            "game_type": state.game_type, "assumed_url": f"{self.base_url}/games/{game_id}/assumed",
+            "default_text": self.default_text(rules, state, prompt),
             **(extra or {}),
         }
-        subject = f"[{rules.title} {game_id}] {SUBJECTS[kind]}"
-        if kind in ("turn", "prompt") and prompt:
-            subject += f": {prompt.text}"
+        subject = self.subject(kind, state, rules.title, view, prompt, context["deadline"], tz)
         root = self.thread_root(game_id, seat)
         message_id = root if not sent else new_message_id(self.sender)
         stamp = now.isoformat(timespec="microseconds")
@@ -184,6 +211,77 @@ class Notifier:
                      message_id=message_id, draft=draft, now=stamp),
             Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
         ]
+
+    def digest(self, service: Service, player: Mapping[str, Any], now: datetime) -> list[Row]:
+        """A player's daily digest: every game where it is their move, with its deadline and current link.
+
+        No mail when nothing waits for them. Written apart from any game: it names no game's record
+        (no witness) and moves no game's "since your last mail".
+        """
+        games = []
+        for row in service.games_of(str(player["player_id"])):
+            if row["status"] != "running" or not row["due_at"]:
+                continue
+            games.append({"title": row["title"], "game_id": row["game_id"], "name": row["name"],
+                          "what": "your turn" if row["kind"] == "turn" else "a decision for you",
+                          "due_at": row["due_at"], "last_seq": row["last_seq"],
+                          "play_url": self.play_url(row["game_id"], int(row["seat"]), int(row["last_seq"]))})
+        if not games:
+            return []
+        games.sort(key=lambda g: str(g["due_at"]))
+        email = str(player["email"])
+        tz = zone_of(service.store, email, self.timezone)
+        count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
+        subject = f"[pbem] Your move in {count} (first due {short_time(games[0]['due_at'], tz)})"
+        stamp = now.isoformat(timespec="microseconds")
+        context = {"player": games[0]["name"], "games": games, "tz": tz, "count": count,
+                   "home_url": self.home_url(str(player["player_id"]))}
+        message_id = new_message_id(self.sender)
+        draft = {"template": "digest", "context": context, "sender": self.sender, "subject": subject,
+                 "to": address(games[0]["name"], email), "message_id": message_id, "thread_root": message_id,
+                 "reply_to": None, "date": stamp, "unsubscribe_url": None}
+        return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
+                         message_id=message_id, draft=draft, now=stamp)]
+
+    @staticmethod
+    def subject(kind: str, state: GameState[Any], title: str, view: Any, prompt: Any, deadline: str | None,
+                tz: str) -> str:
+        """``[Emerald · 3f9a1c22d0] Your turn (turn 6, action 2 of 2)``: short, and never more than the body says.
+
+        Subjects show in notification previews: they name the game, whose turn it is and what to do,
+        never a card, a target or a hidden thing.
+        """
+        words = SUBJECTS[kind]
+        label = turn_label(state.game_type, view)
+        if kind == "turn" and label:
+            words = f"Your turn ({label})"
+        elif kind == "reminder":
+            what = "your turn" if prompt is None or prompt.kind == "turn" else "a decision for you"
+            words = f"Reminder: {what}" + (f" (due {short_time(deadline, tz)})" if deadline else "")
+        elif kind == "ended" and state.outcome:
+            names = [s.name for s in state.config.seats]
+            winners = [names[int(w)] for w in state.outcome.get("winners", []) if 0 <= int(w) < len(names)]
+            if winners:
+                words = f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        return f"[{short_name(state.game_type, title)} · {state.game_id}] {words}"
+
+    @staticmethod
+    def default_text(rules: Any, state: GameState[Any], prompt: Any) -> str | None:
+        """What a time-out plays, as the command the player would type."""
+        if prompt is None or prompt.default is None:
+            return None
+        try:
+            return str(rules.format(state.game, prompt.default))
+        except Exception:  # a default the syntax cannot say: the mail falls back to its kind
+            return None
+
+    @staticmethod
+    def receipt_words(service: Service, state: GameState[Any], event: Event, seat: int) -> str:
+        """A recorded event of the player's in words, for their receipt (a record of the delivery layer by its kind)."""
+        if event.type == "pbem.RandomDrawn":
+            return "chance was drawn (the seed shows it at the end)"
+        names = [s.name for s in state.config.seats]
+        return service.describe_event(service.kernel.rules(state), event, seat, state.ended, names)
 
     @staticmethod
     def describe(service: Service, state: GameState[Any], events: Sequence[Event], seat: int) -> list[str]:

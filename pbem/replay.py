@@ -22,6 +22,7 @@ from events.envelope import Event, Visibility, actor_seat
 from events.replay import GameNotFound, GameState, live_states
 from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
+from pbem.delivery import waiting_for
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -194,8 +195,7 @@ def replay(service: Service, game_id: str, at: int | None = None, perspective: P
         "command": {"first_seq": first, "last_seq": last},
         "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
         "turns": [{**t, "name": names[t["seat"]]} for t in line.turns(rules)],
-        "waiting_for": [{"seat": p.seat, "name": names[p.seat], "kind": p.kind, "text": p.text}
-                        for p in prompts.values()],
+        "waiting_for": waiting_for(prompts, names, perspective.seat, perspective.everything),
         "outcome": state.outcome if state.ended else None,
         "seed": state.seed if state.ended else None,
         "views": views,

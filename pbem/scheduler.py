@@ -1,7 +1,7 @@
 """The scheduler: APScheduler interval jobs over the database, which is the only truth.
 
 Jobs send due mails, remind players before their deadlines, time out those past them, close undo
-requests nobody finished answering in time, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
+requests nobody finished answering in time, mail the daily digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
 loses nothing. Exactly one scheduler may run per instance: a lock file held for the life of the
 process (``fcntl.flock``; released by the OS if the process dies) refuses a second one.
 """
@@ -20,10 +20,11 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from events.rules import ActionError
-from events.store import ConcurrencyError
+from events.store import ConcurrencyError, write_row
 from pbem.config import Settings
-from pbem.mail.dispatch import dispatch, render_pending
+from pbem.mail.dispatch import dispatch, lease_for, prune, render_pending
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem.people import digests_due, next_digest
 from pbem.service import Service
 
 log = logging.getLogger(__name__)
@@ -89,9 +90,15 @@ class Jobs:
             render_pending(service.store)
             report = dispatch(service.store, transport_for(self.settings), str(self.settings["mail_from"]),
                               max_attempts=int(self.settings["mail_max_attempts"]),
-                              retry_seconds=float(self.settings["mail_retry_seconds"]))
-        if report.sent or report.retried or report.failed:
-            log.info("mail: %d sent, %d to retry, %d failed", report.sent, report.retried, report.failed)
+                              retry_seconds=float(self.settings["mail_retry_seconds"]),
+                              lease_seconds=lease_for(float(self.settings["smtp_timeout"])))
+            pruned = prune(service.store, float(self.settings["mail_retention_days"]))
+        if pruned:
+            log.info("mail: the bodies of %d mails sent over %s days ago dropped", pruned,
+                     self.settings["mail_retention_days"])
+        if report.sent or report.retried or report.failed or report.lost:
+            log.info("mail: %d sent, %d to retry, %d failed%s", report.sent, report.retried, report.failed,
+                     f", {report.lost} taken over by another sender" if report.lost else "")
 
     def deadlines(self, now: datetime | None = None) -> None:
         now = now or datetime.now(timezone.utc)
@@ -117,15 +124,35 @@ class Jobs:
                 except (ActionError, ConcurrencyError) as err:  # answered or played meanwhile: next run sees it
                     log.info("expiry of undo request %s of game %s skipped: %s", row["request"], row["game_id"], err)
 
+    def digests(self, now: datetime | None = None) -> None:
+        """Mail the daily digest of every player whose ``digest_at`` has come (an indexed query), and set their next.
+
+        Each player's mail and their next ``digest_at`` are written in one transaction, so a digest
+        is written once however often the job runs.
+        """
+        now = now or datetime.now(timezone.utc)
+        with self.service() as service:
+            for player in digests_due(service.store, now):
+                rows = service.notifier.digest(service, player, now) if service.notifier else []
+                due = next_digest(player["timezone"], now).isoformat(timespec="seconds")
+                with service.store.transaction() as conn:
+                    moved = conn.execute("UPDATE players SET digest_at = ? WHERE email = ? AND digest_at = ?",
+                                         (due, player["email"], player["digest_at"])).rowcount
+                    if moved:  # else the player changed it meanwhile: their new time stands
+                        for row in rows:
+                            write_row(conn, row)
+                if rows and moved:
+                    log.info("digest mailed to player %s", player["player_id"])
+
     def inbound(self) -> None:
         folder = str(self.settings["inbound_maildir"])
         if not folder:
             return
         from pbem.mail.inbound import process_maildir
         with self.service() as service:
-            count = process_maildir(service, Path(folder))
-        if count:
-            log.info("inbound: %d replies read", count)
+            report = process_maildir(service, Path(folder))
+        if report.read:
+            log.info("inbound: %s", report.summary())
 
 
 def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> Any:
@@ -139,6 +166,8 @@ def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> An
     scheduler.add_job(jobs.deadlines, "interval", seconds=int(settings["deadline_seconds"]), id="deadlines",
                       next_run_time=datetime.now(timezone.utc))
     scheduler.add_job(jobs.undo_requests, "interval", seconds=int(settings["deadline_seconds"]), id="undo_requests",
+                      next_run_time=datetime.now(timezone.utc))
+    scheduler.add_job(jobs.digests, "interval", seconds=int(settings["deadline_seconds"]), id="digests",
                       next_run_time=datetime.now(timezone.utc))
     if settings["inbound_maildir"]:
         scheduler.add_job(jobs.inbound, "interval", seconds=int(settings["dispatch_seconds"]), id="inbound")

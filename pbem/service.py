@@ -6,32 +6,29 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
-from marshmallow import ValidationError
-
 from events import audit
-from events.envelope import ORGANISER, SCHEDULER, Event, NewEvent, actor_seat, payload_hash, seat_actor
+from events.envelope import Event, NewEvent, actor_seat, seat_actor
 from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
-from events.replay import GameNotFound, GameState, undone_seqs
+from events.replay import CorruptLog, GameNotFound, GameState, undone_seqs
 from events.rules import Action, InvalidAction, Rules
-from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
-                           EnvelopeSchema)
+from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import Row, SQLiteEventStore, write_row
 from pbem import config as config_module
+from pbem import deadlines, records
 from pbem import replay as replay_module
 from pbem import undo_requests
-from pbem.delivery import (DEADLINE_EXTENDED, DEADLINE_SET, DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED,
-                           STANDING_ANSWERS, STANDING_ORDER_SET, TIMED_OUT, describe_delivery)
-from pbem.errors import NotFound, ServiceError
+from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
+                           check_scheduled, describe_delivery, waiting_for)
+from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
 from pbem.notify import Notifier
+from pbem.people import MAIL_COLUMNS
 
-RECORD_FORMAT = "pbem-game-record"
-RECORD_VERSION = 1
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
@@ -48,11 +45,11 @@ def create_tables(store: SQLiteEventStore) -> None:
                        pk="game_id")
     store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str, "mail": int},
                        pk=("game_id", "seat"), indexes=[("email",)])
-    store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str}, pk="email",
-                       indexes=[("player_id",)])
+    store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str, **MAIL_COLUMNS},
+                       pk="email", indexes=[("player_id",), ("digest_at",)])
     store.ensure_table("deadlines", {"game_id": str, "seat": int, "kind": str, "issued_at": str, "due_at": str,
-                                     "reminders_sent": int, "issued_seq": int}, pk=("game_id", "seat"),
-                       indexes=[("due_at",)])
+                                     "reminders_sent": int, "issued_seq": int, "remind_at": str},
+                       pk=("game_id", "seat"), indexes=[("due_at",), ("remind_at",)])
     store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
                        pk=("game_id", "seat", "topic"))
     store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
@@ -104,7 +101,8 @@ class Service:
         if settings["secret_key"]:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
             notifier = Notifier(links, base_url=str(settings["base_url"]),
-                                sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]))
+                                sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
+                                timezone=str(settings["timezone"]))
         return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
                    interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
                    undo_request_hours=float(settings["undo_request_hours"]))
@@ -121,27 +119,7 @@ class Service:
     def deadlines_for(self, before: GameState[Any] | None, after: GameState[Any],
                       events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
-        if after.ended:
-            return []
-        rules = self.kernel.rules(after)
-        prompted_before = rules.prompts(before.game) if before is not None and not before.ended else {}
-        if any(e.type == ACTIONS_UNDONE for e in events):
-            prompted_before = {}  # after an undo every prompt is issued afresh, with a fresh link
-        actor = actor_seat(str(events[0].cause.get("actor", "")))
-        now = datetime.now(timezone.utc)
-        hours = {"turn": after.config.options.get("turn_hours", self.turn_hours),
-                 "interrupt": after.config.options.get("interrupt_hours", self.interrupt_hours)}
-        drafts = []
-        for seat, prompt in sorted(rules.prompts(after.game).items()):
-            if seat in prompted_before and seat != actor:
-                continue
-            if seat in prompted_before and seat == actor and prompted_before[seat].kind == prompt.kind:
-                continue  # the same player goes on with the same prompt: the deadline stands
-            due = now + timedelta(hours=float(hours.get(prompt.kind, self.turn_hours)))
-            drafts.append(NewEvent(DEADLINE_SET, {"seat": seat, "kind": prompt.kind,
-                                                  "due_at": due.isoformat(timespec="seconds"),
-                                                  "reason": prompt.text}))
-        return drafts
+        return deadlines.issued(self, before, after, events)
 
     def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
              players: list[dict[str, Any]] | None = None) -> list[Row]:
@@ -163,17 +141,10 @@ class Service:
         for seat in range(len(after.config.seats)):
             if seat not in prompted:
                 rows.append(Row("deadlines", {"game_id": game_id, "seat": seat}, delete=True))
+        rows += deadlines.rows(self.store, self.reminders, game_id, after.seq, events)
         for event in events:
             p = event.payload
-            if event.type == DEADLINE_SET:
-                rows.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "kind": p["kind"],
-                                              "issued_at": event.recorded_at, "due_at": p["due_at"],
-                                              "reminders_sent": 0, "issued_seq": after.seq},
-                                pk=("game_id", "seat")))
-            elif event.type == DEADLINE_EXTENDED:
-                rows.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "due_at": p["due_at"]},
-                                pk=("game_id", "seat")))
-            elif event.type == STANDING_ORDER_SET:
+            if event.type == STANDING_ORDER_SET:
                 rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
         rows += undo_requests.rows(game_id, events)
@@ -255,116 +226,70 @@ class Service:
             if answer is None:
                 break
             seat, action, order = answer
-            done.append(self.kernel.execute(game_id, seat, action, expected_seq=state.seq, hooks=self,
-                                            cause=Cause("standing-order", {"order": order})))
+            try:
+                done.append(self.kernel.execute(game_id, seat, action, expected_seq=state.seq, hooks=self,
+                                                cause=Cause("standing-order", {"order": order})))
+            except StaleCommand:
+                break  # another command came first; whoever wrote it applies the orders after it
         return done
 
-    def set_standing_order(self, game_id: str, seat: int, topic: str, answer: str, *, cause: Cause) -> CommandResult:
-        """Record a standing answer (always / never / ask) to one kind of out-of-turn prompt."""
+    def set_standing_order(self, game_id: str, seat: int, topic: str, answer: str, *, cause: Cause,
+                           expected_seq: int | None = None) -> CommandResult:
+        """Record a standing answer (always / never / ask) to one kind of out-of-turn prompt.
+
+        With ``expected_seq``, refused if a move or an undo came since (other records do not matter).
+        """
         if answer not in STANDING_ANSWERS:
             raise ServiceError(f"a standing order is one of {', '.join(STANDING_ANSWERS)}, not {answer!r}")
         result = self.kernel.record(game_id, [NewEvent(STANDING_ORDER_SET, {"seat": seat, "topic": topic,
                                                                             "answer": answer})],
-                                    actor=seat_actor(seat), cause=cause, hooks=self)
+                                    actor=seat_actor(seat), cause=cause, hooks=self, expected_seq=expected_seq,
+                                    exact=False, retries=3)
         self.apply_standing_orders(game_id)
         return result
 
     def due_deadlines(self, now: datetime) -> list[dict[str, Any]]:
-        return self.store.query(
-            "SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "
-            "WHERE g.status = 'running' AND g.paused_at IS NULL AND d.due_at <= ? ORDER BY d.due_at",
-            (now.isoformat(timespec="seconds"),))
+        return deadlines.due(self.store, now)
 
     def time_out(self, game_id: str, seat: int, now: datetime | None = None) -> CommandResult | None:
         """Play the prompt's default action for a seat whose deadline passed; None if it no longer applies."""
-        now = now or datetime.now(timezone.utc)
-        rows = self.store.query("SELECT due_at, issued_seq FROM deadlines WHERE game_id = ? AND seat = ?",
-                                (game_id, seat))
-        state = self.load(game_id)
-        if not rows or rows[0]["due_at"] > now.isoformat(timespec="seconds") or state.ended:
-            return None
-        prompt = self.kernel.rules(state).prompts(state.game).get(seat)
-        if prompt is None or prompt.default is None:
-            return None
-        due_at = str(rows[0]["due_at"])
-        service = self
-        default = dict(prompt.default)
-
-        class WithTimeOut:
-            def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-                return [NewEvent(TIMED_OUT, {"seat": seat, "due_at": due_at, "action": default},
-                                 actor=SCHEDULER)] + service.follow(before, after, events)
-
-            def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
-                return service.rows(before, after, events)
-
-        result = self.kernel.execute(game_id, seat, prompt.default, expected_seq=state.seq, actor=SCHEDULER,
-                                     cause=Cause("scheduler", {"deadline": due_at}), hooks=WithTimeOut())
-        self.apply_standing_orders(game_id)
+        result = deadlines.time_out(self, game_id, seat, now or datetime.now(timezone.utc))
+        if result is not None:
+            self.apply_standing_orders(game_id)
         return result
 
     def reminders_due(self, now: datetime) -> list[dict[str, Any]]:
         """Deadlines whose next reminder (a fraction of the time allowed) has come."""
-        found = []
-        for row in self.store.query(
-                "SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "
-                "WHERE g.status = 'running' AND g.paused_at IS NULL AND d.reminders_sent < ?", (len(self.reminders),)):
-            issued = datetime.fromisoformat(row["issued_at"])
-            due = datetime.fromisoformat(row["due_at"])
-            if now >= issued + (due - issued) * self.reminders[int(row["reminders_sent"])] and now < due:
-                found.append(row)
-        return found
+        return deadlines.reminders_due(self.store, self.reminders, now)
 
     def remind(self, game_id: str, seat: int) -> None:
         """Queue a reminder mail and count it, in one transaction."""
         state = self.load(game_id)
         prompt = self.kernel.rules(state).prompts(state.game).get(seat)
         player = next((p for p in self.players(game_id) if p["seat"] == seat), None)
-        rows = [Row("deadlines", {"game_id": game_id, "seat": seat,
-                                  "reminders_sent": int(self.store.query(
-                                      "SELECT reminders_sent FROM deadlines WHERE game_id = ? AND seat = ?",
-                                      (game_id, seat))[0]["reminders_sent"]) + 1}, pk=("game_id", "seat"))]
+        rows = deadlines.reminded(self.store, self.reminders, game_id, seat)
         if self.notifier is not None and prompt is not None and player is not None and player["mail"]:
             rows += self.notifier.compose(self, state, [], player, "reminder", prompt)
         with self.store.transaction() as conn:
             for row in rows:
                 write_row(conn, row)
 
-    def pause(self, game_id: str, reason: str, *, cause: Cause) -> CommandResult:
-        if self.store.query("SELECT 1 FROM games WHERE game_id = ? AND paused_at IS NOT NULL", (game_id,)):
-            raise ServiceError(f"game {game_id} is already paused")
-        return self.kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": reason})], actor=ORGANISER,
-                                  cause=cause, hooks=self)
+    def pause(self, game_id: str, reason: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
+        """Pause a game; with ``expected_seq``, refused if anything was recorded since (so for resume, extend)."""
+        return deadlines.pause(self, game_id, reason, cause=cause, expected_seq=expected_seq)
 
-    def resume(self, game_id: str, reason: str, *, cause: Cause) -> CommandResult:
+    def resume(self, game_id: str, reason: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         """Resume a paused game; every running deadline moves on by the length of the pause."""
-        found = self.store.query("SELECT paused_at FROM games WHERE game_id = ? AND paused_at IS NOT NULL",
-                                 (game_id,))
-        if not found:
-            raise ServiceError(f"game {game_id} is not paused")
-        paused = datetime.now(timezone.utc) - datetime.fromisoformat(found[0]["paused_at"])
-        drafts = [NewEvent(GAME_RESUMED, {"reason": reason})]
-        for row in self.store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,)):
-            due = datetime.fromisoformat(row["due_at"]) + paused
-            drafts.append(NewEvent(DEADLINE_EXTENDED, {"seat": row["seat"], "due_at": due.isoformat(timespec="seconds"),
-                                                       "reason": f"the game was paused for {_span(paused)}"}))
-        return self.kernel.record(game_id, drafts, actor=ORGANISER, cause=cause, hooks=self)
+        return deadlines.resume(self, game_id, reason, cause=cause, expected_seq=expected_seq)
 
-    def extend(self, game_id: str, hours: float, reason: str, *, cause: Cause, seat: int | None = None) -> CommandResult:
+    def extend(self, game_id: str, hours: float, reason: str, *, cause: Cause, seat: int | None = None,
+               expected_seq: int | None = None) -> CommandResult:
         """Move the deadlines of the game (or of one seat) later by some hours."""
-        rows = self.store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,))
-        rows = [r for r in rows if seat is None or r["seat"] == seat]
-        if not rows:
-            raise ServiceError("no running deadline to extend" + ("" if seat is None else " for that player"))
-        drafts = [NewEvent(DEADLINE_EXTENDED, {
-            "seat": r["seat"], "reason": reason or f"extended by {hours:g} hours",
-            "due_at": (datetime.fromisoformat(r["due_at"]) + timedelta(hours=hours)).isoformat(timespec="seconds")})
-            for r in rows]
-        return self.kernel.record(game_id, drafts, actor=ORGANISER, cause=cause, hooks=self)
+        return deadlines.extend(self, game_id, hours, reason, cause=cause, seat=seat, expected_seq=expected_seq)
 
-    def undo(self, game_id: str, email: str, *, cause: Cause) -> CommandResult:
+    def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
-        return self.kernel.undo(game_id, seat, cause=cause, hooks=self)
+        return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
 
     # ---- undo beyond the horizon: requests (pbem/undo_requests.py) ---------------------------
 
@@ -373,13 +298,15 @@ class Service:
         """Ask the other players to agree to take back the seat's last move and everything after it."""
         return undo_requests.request_undo(self, game_id, seat, reason, cause=cause, expected_seq=expected_seq)
 
-    def answer_undo(self, game_id: str, request: str, seat: int, answer: str, *, cause: Cause) -> CommandResult:
+    def answer_undo(self, game_id: str, request: str, seat: int, answer: str, *, cause: Cause,
+                    expected_seq: int | None = None) -> CommandResult:
         """An asked player approves or refuses; the last approval applies the undo in the same command."""
-        return undo_requests.answer(self, game_id, request, seat, answer, cause=cause)
+        return undo_requests.answer(self, game_id, request, seat, answer, cause=cause, expected_seq=expected_seq)
 
-    def decide_undo(self, game_id: str, request: str, answer: str, reason: str, *, cause: Cause) -> CommandResult:
+    def decide_undo(self, game_id: str, request: str, answer: str, reason: str, *, cause: Cause,
+                    expected_seq: int | None = None) -> CommandResult:
         """The organiser approves or refuses an open request for the players."""
-        return undo_requests.decide(self, game_id, request, answer, reason, cause=cause)
+        return undo_requests.decide(self, game_id, request, answer, reason, cause=cause, expected_seq=expected_seq)
 
     def due_undo_requests(self, now: datetime) -> list[dict[str, Any]]:
         """Open requests past their deadline: ``{game_id, request}``."""
@@ -412,10 +339,13 @@ class Service:
         return int(rows[0]["seat"])
 
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
+        """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
         try:
             return self.kernel.load(game_id, upto_seq)
         except GameNotFound:
             raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
+        except CorruptLog as err:
+            raise GameDamaged(game_id, str(err)) from err
 
     def list_games(self) -> list[dict[str, Any]]:
         return self.store.query("SELECT game_id, game_type, title, status, seats, last_seq, created_at, "
@@ -463,8 +393,7 @@ class Service:
             "status": "ended" if state.ended else "running",
             "seat": seat,
             "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
-            "waiting_for": [{"seat": p.seat, "name": state.config.seats[p.seat].name, "kind": p.kind,
-                             "text": p.text} for p in prompts.values()],
+            "waiting_for": waiting_for(prompts, [s.name for s in state.config.seats], seat),
             "your_prompt": prompts[seat].to_json() if seat is not None and seat in prompts else None,
             "can_undo": bool(undo_now) if seat is not None else None,
             "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
@@ -495,9 +424,10 @@ class Service:
         events = self.store.read(game_id)
         skipped = undone_seqs(events)
         names = [s.name for s in state.config.seats]
+        salt_seed = self.kernel.seed(game_id) if state.salted else None
         lines = []
         for event in events:
-            record = redact(event, seat, state.ended)
+            record = records.redact(event, seat, state.ended, salt_seed)
             record["text"] = self.describe_event(rules, event, seat, state.ended, names)
             record["undone"] = event.seq in skipped
             lines.append(record)
@@ -540,9 +470,12 @@ class Service:
 
     # ---- proof -----------------------------------------------------------------------------
 
-    def verify(self, game_id: str) -> audit.Verification:
-        self.load(game_id)
-        return audit.verify(self.kernel.replayer, self.store.read(game_id))
+    def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
+        """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
+        if not self.store.last(game_id)[0]:
+            raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
+        return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
+                            witnesses=witnesses, command_check=check_scheduled)
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
         """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader``.
@@ -577,34 +510,21 @@ class Service:
                 found["player"]["email"] = self.players(game_id)[seat]["email"]
         return found
 
-    # ---- records ---------------------------------------------------------------------------
+    # ---- records (pbem/records.py) --------------------------------------------------------
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""
         state = self.load(game_id)
-        header: dict[str, Any] = {
-            "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "game_id": game_id,
-            "game_type": state.game_type, "rules_version": state.rules_version,
-            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
-        }
-        if with_secrets:
-            header["players"] = self.players(game_id)
-            header["seed"] = self.kernel.seed(game_id)
-        yield json.dumps(header, sort_keys=True, ensure_ascii=False)
-        for event in self.store.read(game_id):
-            yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
+        return records.export(self.store, state, self.players(game_id) if with_secrets else None,
+                              self.kernel.seed(game_id) if with_secrets else None)
 
     def import_record(self, lines: Iterable[str], players: Sequence[Player] = ()) -> GameState[Any]:
         """Load a record, verify it whole, and store it; nothing is stored if any check fails."""
-        header, events = parse_record(lines)
+        header, events = records.parse_record(lines)
         game_id = header["game_id"]
         if self.store.last(game_id)[0]:
             raise ServiceError(f"game {game_id} already exists here")
-        report = audit.verify(self.kernel.replayer, events, header.get("seed"))
-        if not report.ok:
-            raise ServiceError(f"the record does not verify: {report.failure}")
-        seats = header["seats"]
+        seed, seats = records.check(self.kernel.replayer, header, events)
         if not players:
             players = [Player(p["email"], p["name"]) for p in header.get("players", [])]
         if players and len(players) != len(seats):
@@ -615,66 +535,14 @@ class Service:
         rows = self.rows(None, state, events)
         rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name, "mail": 1})
                  for i, p in enumerate(players)]
-        if header.get("seed"):
-            rows.append(Row("game_secrets", {"game_id": game_id, "seed": header["seed"]}))
-        elif not state.ended:
-            raise ServiceError("this record of an unfinished game has no seed, so it could not go on here; "
-                               "export it with --with-secrets")
-        else:
-            rows.append(Row("game_secrets", {"game_id": game_id, "seed": state.seed}))
+        rows.append(Row("game_secrets", {"game_id": game_id, "seed": seed}))
         return self.kernel.import_events(events, rows)
 
-
-def _span(delta: timedelta) -> str:
-    hours = delta.total_seconds() / 3600
-    return f"{hours:.1f} hours" if hours < 48 else f"{hours / 24:.1f} days"
 
 
 def player_id(email: str) -> str:
     """A player's stable id (for their home page link), the same in every game."""
     return hashlib.sha256(f"pbem-player:{email.strip().lower()}".encode()).hexdigest()[:16]
-
-
-def redact(event: Event, seat: int | None, ended: bool) -> dict[str, Any]:
-    """The event's record for a reader; a payload they may not see is replaced by its digest only."""
-    record = event.to_record()
-    if not event.visibility.allows(seat, finished=ended):
-        record["payload"] = None
-        record["payload_sha256"] = payload_hash(event.payload)
-    return record
-
-
-def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
-    """Read and validate a record's lines; raises ``ServiceError`` naming the first bad line."""
-    rows = [line for line in lines if line.strip()]
-    if not rows:
-        raise ServiceError("the record is empty")
-    try:
-        header = json.loads(rows[0])
-    except json.JSONDecodeError as err:
-        raise ServiceError(f"line 1 is not JSON: {err}") from None
-    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
-        raise ServiceError(f"line 1 is not a {RECORD_FORMAT} header")
-    if header.get("format_version") != RECORD_VERSION:
-        raise ServiceError(f"record format version {header.get('format_version')} is not supported "
-                           f"(this pbem reads version {RECORD_VERSION})")
-    schema = EnvelopeSchema()
-    events = []
-    for number, line in enumerate(rows[1:], start=2):
-        try:
-            record = json.loads(line)
-            schema.load(record)
-        except json.JSONDecodeError as err:
-            raise ServiceError(f"line {number} is not JSON: {err}") from None
-        except ValidationError as err:
-            raise ServiceError(f"line {number} is not a valid event: {err.messages}") from None
-        if record["payload"] is None:
-            raise ServiceError(f"line {number}: event {record['seq']} has its payload withheld; "
-                               "only a full record can be imported")
-        events.append(Event.from_record(record))
-    if not events or events[0].game_id != header.get("game_id"):
-        raise ServiceError("the record's events do not belong to the game in its header")
-    return header, events
 
 
 __all__ = ["Service", "ServiceError", "Player", "StaleCommand", "InvalidAction"]

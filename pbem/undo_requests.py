@@ -171,25 +171,31 @@ def request_undo(service: Service, game_id: str, seat: int, reason: str, *, caus
 
     :raises UndoRefused: the seat may undo alone, has no move to take back, the game is over,
         or a request is open already.
-    :raises StaleCommand: the game moved on since ``expected_seq``.
+    :raises StaleCommand: a move or an undo came since ``expected_seq`` (the seq of the page asked from).
     """
     reason = " ".join(reason.split())
     if len(reason) > MAX_REASON:
         raise ServiceError(f"a reason has at most {MAX_REASON} characters")
-    state = service.load(game_id)
-    if expected_seq is not None and state.seq != expected_seq:
-        raise StaleCommand(game_id, expected_seq, state.seq)
-    command, why = requestable(service, state, seat)
-    if command is None:
-        raise UndoRefused(why)
-    hours = float(state.config.options.get("undo_request_hours", service.undo_request_hours))
-    due_at = datetime.now(timezone.utc) + timedelta(hours=hours)
-    payload = {"request": uuid.uuid4().hex[:10], "seat": seat, "from_seq": command[0].seq,
-               "to_seq": last_move_seq(service, game_id, command[0].seq), "reason": reason,
-               "due_at": due_at.isoformat(timespec="seconds"),
-               "approvers": [s.index for s in state.config.seats if s.index != seat]}
-    return service.kernel.record(game_id, [NewEvent(UNDO_REQUESTED, payload)], actor=seat_actor(seat), cause=cause,
-                                 hooks=service, expected_seq=state.seq)
+    for attempt in range(RETRIES + 1):
+        state = service.load(game_id)
+        service.kernel.check_expected(game_id, expected_seq, state.seq)
+        command, why = requestable(service, state, seat)
+        if command is None:
+            raise UndoRefused(why)
+        hours = float(state.config.options.get("undo_request_hours", service.undo_request_hours))
+        due_at = datetime.now(timezone.utc) + timedelta(hours=hours)
+        payload = {"request": uuid.uuid4().hex[:10], "seat": seat, "from_seq": command[0].seq,
+                   "to_seq": last_move_seq(service, game_id, command[0].seq), "reason": reason,
+                   "due_at": due_at.isoformat(timespec="seconds"),
+                   "approvers": [s.index for s in state.config.seats if s.index != seat]}
+        try:
+            # the request is made of this state: appended only if nothing at all came since
+            return service.kernel.record(game_id, [NewEvent(UNDO_REQUESTED, payload)], actor=seat_actor(seat),
+                                         cause=cause, hooks=service, expected_seq=state.seq)
+        except StaleCommand:
+            if attempt == RETRIES:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _open(service: Service, game_id: str, request: str) -> Request:
@@ -210,15 +216,21 @@ def _close(found: Request, result: str, reason: str) -> NewEvent:
                                           "reason": reason})
 
 
-def answer(service: Service, game_id: str, request: str, seat: int, choice: str, *, cause: Cause) -> CommandResult:
+def answer(service: Service, game_id: str, request: str, seat: int, choice: str, *, cause: Cause,
+           expected_seq: int | None = None) -> CommandResult:
     """One asked player's answer. A refusal closes the request; the last approval applies the undo.
 
+    With ``expected_seq`` (the seq of the page answered on) it is refused if a move or an undo
+    came since; other answers meanwhile do not matter.
+
     :raises UnknownRequest, RequestClosed, AlreadyAnswered, NotAsked: nothing is written.
+    :raises StaleCommand: the game moved on since ``expected_seq``.
     """
     if choice not in UNDO_ANSWERS:
         raise ServiceError(f"an answer is approve or refuse, not {choice!r}")
     for attempt in range(RETRIES + 1):
         seq = service.store.last(game_id)[0]  # first: a command after it makes the append below fail, not slip by
+        service.kernel.check_expected(game_id, expected_seq, seq)
         found = _open(service, game_id, request)
         names = _names(service, game_id)
         if seat not in found.approvers:
@@ -243,13 +255,18 @@ def answer(service: Service, game_id: str, request: str, seat: int, choice: str,
     raise AssertionError("unreachable")
 
 
-def decide(service: Service, game_id: str, request: str, choice: str, reason: str, *, cause: Cause) -> CommandResult:
-    """The organiser decides an open request for the players: approve applies the undo, refuse closes it."""
+def decide(service: Service, game_id: str, request: str, choice: str, reason: str, *, cause: Cause,
+           expected_seq: int | None = None) -> CommandResult:
+    """The organiser decides an open request for the players: approve applies the undo, refuse closes it.
+
+    :raises StaleCommand: a move or an undo came since ``expected_seq`` (as for ``answer``).
+    """
     if choice not in UNDO_ANSWERS:
         raise ServiceError(f"a decision is approve or refuse, not {choice!r}")
     reason = " ".join(reason.split())[:MAX_REASON]
     for attempt in range(RETRIES + 1):
         seq = service.store.last(game_id)[0]  # before the read model: see ``answer``
+        service.kernel.check_expected(game_id, expected_seq, seq)
         found = _open(service, game_id, request)
         decided = NewEvent(UNDO_DECIDED, {"request": request, "answer": choice, "reason": reason}, actor=ORGANISER)
         why = f"{'approved' if choice == 'approve' else 'refused'} by the organiser" + (f": {reason}" if reason else "")

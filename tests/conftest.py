@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -22,6 +22,45 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     if errors:
         pytest.fail("ERROR logged: " + "; ".join(r.getMessage() for r in errors))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
+    needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())]
+    if not needing:
+        return
+    from pg import PgServer, Unavailable
+    try:
+        import psycopg  # noqa: F401
+        import psycopg_pool  # noqa: F401
+        server = PgServer()
+    except ImportError:
+        reason = "PostgreSQL tests skipped: psycopg is not installed (pip install -e '.[postgres]')"
+    except Unavailable as err:
+        reason = f"PostgreSQL tests skipped: no server could be started ({err})"
+    else:
+        config.stash[_PG_SERVER] = server
+        config.add_cleanup(server.stop)
+        return
+    for item in needing:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+_PG_SERVER = pytest.StashKey[Any]()
+
+
+@pytest.fixture(scope="session")
+def pg_server(pytestconfig: pytest.Config) -> Any:
+    """The session's PostgreSQL server (``tests/pg.py``), started at collection when a selected test needs it."""
+    return pytestconfig.stash[_PG_SERVER]
+
+
+@pytest.fixture
+def pg_database(pg_server: Any) -> Iterator[str]:
+    """The DSN of a new, empty database on the session's server, dropped after the test."""
+    name = pg_server.create_database()
+    yield pg_server.dsn(name)
+    pg_server.drop_database(name)
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ someone has 25 points or after eight turns each; the highest score wins, ties sh
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
@@ -252,7 +254,7 @@ class Highdie:
         head, rest = words[0], words[1:]
         if head in ("roll", "draw", "pass", "accept", "contest") and not rest:
             return {"kind": head}
-        if head in ("play", "bet") and len(rest) == 1 and rest[0].isdigit():
+        if head in ("play", "bet") and len(rest) == 1 and re.fullmatch(r"[0-9]{1,9}", rest[0]):
             return {"kind": head, "card" if head == "play" else "points": int(rest[0])}
         raise InvalidAction(f"cannot read {text!r}; try: play N, roll, draw, bet N, pass, accept, contest")
 

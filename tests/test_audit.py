@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from events.audit import explain, verify, verify_chain
+from events.audit import Finding, explain, verify, verify_chain
 from events.envelope import Event, recompute_hash
 from events.handling import Cause, Kernel
 from events.rng import seed_commitment
@@ -29,13 +29,22 @@ def _sql(kernel: Kernel, sql: str, *params: object) -> None:
 def test_an_untouched_finished_game_verifies_completely(kernel: Kernel, finished: str) -> None:
     report = verify(kernel.replayer, kernel.store.read(finished))
     assert report.ok
-    assert len(report.checks) == 3 and "every draw recomputed" in report.checks[1]
+    assert len(report.checks) == 4 and "every draw recomputed" in report.checks[2]
 
 
 def test_a_running_game_verifies_its_chain_and_says_the_rest_waits(kernel: Kernel) -> None:
     game_id = kernel.create("highdie", ["Ann", "Ben"], seed="running").after.game_id
-    report = verify(kernel.replayer, kernel.store.read(game_id))
+    report = verify(kernel.replayer, kernel.store.read(game_id), secret="running")
     assert report.ok and "secret until the game ends" in report.checks[-1]
+
+
+def test_before_the_end_a_hidden_payload_is_checked_only_with_the_servers_seed(kernel: Kernel) -> None:
+    game_id = kernel.create("highdie", ["Ann", "Ben"], seed="running").after.game_id
+    events = kernel.store.read(game_id)
+    assert verify(kernel.replayer, events, secret="not-the-seed").failure == Finding(
+        2, "its content does not match its hash: it was altered after recording")
+    failure = verify(kernel.replayer, events).failure
+    assert failure is not None and failure.seq == 2 and "no seed was given" in failure.problem
 
 
 def test_an_altered_payload_is_found_at_its_seq(kernel: Kernel, finished: str) -> None:
@@ -71,15 +80,18 @@ def test_an_inserted_event_is_found_where_it_was_put(kernel: Kernel, finished: s
     assert failure is not None and failure.seq == 4
 
 
-def rehash(events: list[Event], seq: int, **changes: object) -> list[Event]:
-    """The log with event ``seq`` changed and every hash after it recomputed: a forger's best effort."""
+def rehash(events: list[Event], seq: int, seed: str, **changes: object) -> list[Event]:
+    """The log with event ``seq`` changed and every hash after it recomputed: a forger's best effort.
+
+    The forger writes to the database, so they hold the seed that salts the hidden payloads.
+    """
     forged: list[Event] = []
     prev = events[0].prev_hash
     for e in events:
         if e.seq == seq:
             e = replace(e, **changes)  # type: ignore[arg-type]
         e = replace(e, prev_hash=prev)
-        e = replace(e, hash=recompute_hash(e))
+        e = replace(e, hash=recompute_hash(e, seed))
         forged.append(e)
         prev = e.hash
     return forged
@@ -92,8 +104,8 @@ def test_a_rehashed_forgery_is_caught_by_the_rules_recheck(kernel: Kernel) -> No
     play_random(kernel, game_id, 2)
     events = kernel.store.read(game_id)
     target = next(e for e in events if e.type == "dice.Rolled")
-    forged = rehash(events, target.seq, payload={**target.payload, "face": 7 - target.payload["face"]})
-    failure = verify(kernel.replayer, forged).failure
+    forged = rehash(events, target.seq, "forged", payload={**target.payload, "face": 7 - target.payload["face"]})
+    failure = verify(kernel.replayer, forged, secret="forged").failure
     assert failure is not None and failure.seq <= target.seq
     assert "different dice.Rolled" in failure.problem
 
@@ -167,9 +179,9 @@ def test_a_game_event_slipped_into_a_delivery_record_is_caught(service: Service)
     seq = service.store.last(game_id)[0]
     events = service.store.read(game_id)
     paused = events[seq - 1]
-    forged = rehash(events, seq, type="emerald.VPScored", payload={"seat": 0, "points": 5, "why": "forged"},
+    forged = rehash(events, seq, "slipped", type="emerald.VPScored", payload={"seat": 0, "points": 5, "why": "forged"},
                     cause={k: v for k, v in paused.cause.items()})
-    assert verify_chain(forged) is None  # the forger kept the chain whole...
+    assert verify_chain(forged, seed="slipped") is None  # the forger kept the chain whole...
     failure = verify(service.kernel.replayer, forged, seed="slipped").failure
     assert failure is not None and failure.seq == seq  # ...but a game event needs a recorded action
 
@@ -181,8 +193,8 @@ def test_a_recheck_failure_under_newer_rules_says_so(kernel: Kernel) -> None:
     play_random(kernel, game_id, 2)
     events = kernel.store.read(game_id)
     created = events[0]
-    older = rehash(events, 1, payload={**created.payload, "rules_version": "0"})
+    older = rehash(events, 1, "older", payload={**created.payload, "rules_version": "0"})
     target = next(e for e in older if e.type == "dice.Rolled")
-    forged = rehash(older, target.seq, payload={**target.payload, "face": 7 - target.payload["face"]})
-    failure = verify(kernel.replayer, forged).failure
+    forged = rehash(older, target.seq, "older", payload={**target.payload, "face": 7 - target.payload["face"]})
+    failure = verify(kernel.replayer, forged, secret="older").failure
     assert failure is not None and "recorded under rules version 0 and this pbem runs version" in failure.problem

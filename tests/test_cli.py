@@ -143,6 +143,16 @@ def test_undo_takes_back_a_bet_and_refuses_beyond_the_horizon(run: Any, game: st
     assert "chance" in run("game", "undo", game, "--as", "ann@example.org", ok=False).output
 
 
+def test_undo_with_an_expected_seq_is_refused_once_a_move_or_an_undo_came_since(run: Any, game: str) -> None:
+    run("game", "act", game, "--as", "ann@example.org", "bet 2")
+    seen = str(json.loads(run("game", "show", game, "--json").output)["seq"])
+    run("game", "pause", game)                                   # a record: the undo still fits
+    assert "undid events" in run("game", "undo", game, "--as", "ann@example.org", "--expected-seq", seen).output
+    run("game", "act", game, "--as", "ann@example.org", "bet 3")
+    refused = run("game", "undo", game, "--as", "ann@example.org", "--expected-seq", seen, ok=False).output
+    assert "moved on" in refused
+
+
 def test_beyond_the_horizon_undo_is_a_request_the_others_answer(run: Any, game: str) -> None:
     ann = ("--as", "ann@example.org")
     run("game", "act", game, *ann, "bet 3")
@@ -174,7 +184,8 @@ def test_log_hides_what_the_reader_may_not_see(run: Any, game: str) -> None:
     ann = json.loads(run("game", "log", game, "--as", "ann@example.org", "--json").output)
     dealt = [line for line in ann if line["type"] == "dice.HandDealt"]
     assert dealt[0]["payload"] is not None and dealt[1]["payload"] is None
-    assert len(dealt[1]["payload_sha256"]) == 64
+    assert len(dealt[1]["payload_commitment"]) == 64 and "payload_sha256" not in dealt[1]
+    assert len(dealt[0]["payload_salt"]) == 64  # her own hand comes with its salt, so she can check it
     assert "was dealt 2 cards" in dealt[1]["text"]
     public = json.loads(run("game", "log", game, "--json").output)
     assert all(line["payload"] is None for line in public if line["visibility"] != "public")
@@ -196,6 +207,7 @@ def test_export_import_verify_and_audit_round_trip(run: Any, game: str, tmp_path
     path = tmp_path / "game.jsonl"
     path.write_text(record)
     other = tmp_path / "other"
+    assert CliRunner().invoke(cli, ["--instance", str(other), "init"]).exit_code == 0
     result = CliRunner().invoke(cli, ["--instance", str(other), "game", "import", str(path)])
     assert result.exit_code == 0 and "verified" in result.output, result.output
     again = CliRunner().invoke(cli, ["--instance", str(other), "game", "export", game])
@@ -223,6 +235,7 @@ def test_a_running_game_exports_without_its_seed_unless_asked(run: Any, game: st
     path = tmp_path / "running.jsonl"
     path.write_text(plain)
     other = ["--instance", str(tmp_path / "other")]
+    assert CliRunner().invoke(cli, [*other, "init"]).exit_code == 0
     refused = CliRunner().invoke(cli, [*other, "game", "import", str(path)])
     assert refused.exit_code == 1 and "with-secrets" in refused.output
     full = run("game", "export", game, "--with-secrets").output
@@ -263,6 +276,7 @@ def test_organiser_link_prints_a_signed_link_to_the_organiser_page(run: Any, gam
 
 def test_show_says_plainly_which_values_are_assumed(tmp_path: Path) -> None:
     instance = ["--instance", str(tmp_path / "e")]
+    assert CliRunner().invoke(cli, [*instance, "init"]).exit_code == 0
     game = CliRunner().invoke(cli, [*instance, "game", "new", "emerald", "--player", "a@x.org", "--player",
                                     "b@x.org", "--seed", "s"]).output.strip()
     shown = CliRunner().invoke(cli, [*instance, "game", "show", game])

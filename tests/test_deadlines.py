@@ -146,3 +146,33 @@ def service_settings(service: Service):  # type: ignore[no-untyped-def]
 
 def service_copy(service: Service) -> Service:
     return Service.open(service_settings(service))
+
+
+def test_reminders_are_found_by_an_index_of_when_they_are_due(service: Service, game: str) -> None:
+    row = deadline(service, game, 0)
+    issued, due = datetime.fromisoformat(row["issued_at"]), datetime.fromisoformat(row["due_at"])
+    assert datetime.fromisoformat(row["remind_at"]) == (issued + (due - issued) * 0.5).replace(microsecond=0)
+    plan = " ".join(str(r[-1]) for r in service.store.conn.execute(
+        "EXPLAIN QUERY PLAN SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "
+        "WHERE d.remind_at <= ? AND d.due_at > ? AND g.status = 'running' AND g.paused_at IS NULL "
+        "ORDER BY d.remind_at", ("x", "x")))
+    assert "USING INDEX" in plan and "remind_at" in plan and "SCAN d" not in plan
+
+
+def test_a_deadline_written_before_remind_at_existed_still_gets_its_reminders(service: Service, game: str) -> None:
+    service.store.conn.execute("UPDATE deadlines SET remind_at = NULL")
+    row = deadline(service, game, 0)
+    issued = datetime.fromisoformat(row["issued_at"])
+    jobs = Jobs(service_settings(service), lambda: service_copy(service))
+    jobs.deadlines(issued + timedelta(hours=5, minutes=1))
+    assert deadline(service, game, 0)["reminders_sent"] == 1
+    due = datetime.fromisoformat(row["due_at"])
+    assert datetime.fromisoformat(deadline(service, game, 0)["remind_at"]) == \
+        (issued + (due - issued) * 0.9).replace(microsecond=0)  # the next one, near the end
+
+
+def test_extending_a_deadline_moves_its_next_reminder(service: Service, game: str) -> None:
+    before = deadline(service, game, 0)
+    service.extend(game, 10, "a long week", cause=CLI)
+    after = deadline(service, game, 0)
+    assert datetime.fromisoformat(after["remind_at"]) - datetime.fromisoformat(before["remind_at"]) == timedelta(hours=5)

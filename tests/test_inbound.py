@@ -6,7 +6,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from cli.main import cli
 from pbem.mail.outbox import message_of
@@ -58,7 +58,8 @@ def test_a_plain_reply_with_quote_and_signature_is_applied(service: Service, gam
     event = next(e for e in service.store.read(game) if e.type == "dice.Bet")
     assert event.cause["via"] == "mail" and event.cause["message_id"] == "<reply-1@example.org>"
     assert event.cause["text"] == "bet 2" and event.cause["from"] == "ann@example.org" and event.cause["link"]
-    assert latest_mail(service, ANN.email)["Subject"].endswith("Move recorded")
+    assert latest_mail(service, BEN.email)["Subject"].endswith("Your turn")  # Ann's receipt waits for her next mail
+    assert latest_mail(service, ANN.email)["Subject"].endswith("Your turn")
 
 
 def test_an_html_only_reply_is_read_without_its_quoted_part(service: Service, game: str) -> None:
@@ -136,7 +137,7 @@ def test_a_maildir_is_read_once_and_emptied(service: Service, game: str, tmp_pat
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(reply_to(latest_mail(service, ANN.email), "bet 2"))
     box.add(b"From: spam@example.com\nTo: play@localhost\nSubject: hi\n\nbuy now\n")
-    assert process_maildir(service, tmp_path / "Maildir") == 2
+    assert process_maildir(service, tmp_path / "Maildir").read == 2
     assert len(box) == 0 and service.load(game).game.scores == (2, 0)
 
 
@@ -147,3 +148,71 @@ def test_the_inbound_command_reads_standard_input(service: Service, game: str) -
     assert result.exit_code == 0 and "applied 1 command" in result.output
     unknown = CliRunner().invoke(cli, ["--instance", instance, "inbound"], input=b"From: a@b.c\n\nhello\n")
     assert unknown.exit_code == 1 and "no game link" in unknown.output
+
+
+def inbound(service: Service, *args: str, stdin: bytes = b"") -> Result:
+    """``pbem inbound`` on the service's instance, as a mail server's pipe runs it."""
+    return CliRunner().invoke(cli, ["--instance", str(service.store.path.parent), "inbound", *args], input=stdin)
+
+
+def test_a_reply_whose_every_command_is_refused_exits_1_with_the_reason(service: Service, game: str) -> None:
+    result = inbound(service, stdin=reply_to(latest_mail(service, ANN.email), "bet 9"))
+    assert result.exit_code == 1
+    assert "nothing applied: 'bet 9'" in result.output and "(mailed back to the player)" in result.output
+    assert latest_mail(service, ANN.email)["Subject"].endswith("Your reply could not be applied")
+    assert service.load(game).game.scores == (0, 0)
+
+
+def test_a_reply_with_no_command_or_a_forged_link_exits_1(service: Service, game: str) -> None:
+    mail = latest_mail(service, ANN.email)
+    empty = inbound(service, stdin=reply_to(mail, "\n\n-- \nAnn", message_id="<empty@example.org>"))
+    assert empty.exit_code == 1 and "nothing applied: the reply had no command in it" in empty.output
+    forged = str(mail["Reply-To"]).replace("play+", "play+x")
+    bad = inbound(service, stdin=reply_to(mail, "bet 1", to=forged, message_id="<forged@example.org>"))
+    assert bad.exit_code == 1 and "not valid" in bad.output
+    stranger = inbound(service, stdin=b"From: stranger@example.com\nTo: play@localhost\n\nbet 1\n")
+    assert stranger.exit_code == 1 and "no game link" in stranger.output
+    assert service.load(game).game.scores == (0, 0)
+
+
+def test_a_reply_applied_in_part_exits_0_and_says_where_it_stopped(service: Service, game: str) -> None:
+    result = inbound(service, stdin=reply_to(latest_mail(service, ANN.email), "bet 1\nfly away\n"))
+    assert result.exit_code == 0
+    assert "applied 1 command(s); then refused: 'fly away'" in result.output
+
+
+def test_a_duplicate_delivery_is_no_error_and_says_nothing_was_done(service: Service, game: str) -> None:
+    raw = reply_to(latest_mail(service, ANN.email), "bet 1")
+    first = inbound(service, stdin=raw)
+    assert first.exit_code == 0 and "applied 1 command(s)" in first.output
+    again = inbound(service, stdin=raw)
+    assert again.exit_code == 0, again.output
+    assert again.output.strip() == "already applied (duplicate Message-ID <reply-1@example.org>): nothing done"
+    assert service.load(game).game.scores == (1, 0)
+
+
+def test_a_duplicate_of_a_refused_reply_says_it_was_refused_then(service: Service, game: str) -> None:
+    raw = reply_to(latest_mail(service, ANN.email), "bet 9", message_id="<refused@example.org>")
+    assert inbound(service, stdin=raw).exit_code == 1
+    again = inbound(service, stdin=raw)
+    assert again.exit_code == 0
+    assert "already read, and refused then (duplicate Message-ID <refused@example.org>): nothing done" in again.output
+
+
+def test_the_inbound_command_reads_a_maildir_and_counts_what_it_did(service: Service, game: str,
+                                                                    tmp_path: Path) -> None:
+    import mailbox
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    mail = latest_mail(service, ANN.email)
+    applied = reply_to(mail, "bet 2", message_id="<one@example.org>")
+    assert inbound(service, stdin=applied).exit_code == 0
+    box.add(applied)  # delivered again
+    box.add(reply_to(mail, "bet 1", message_id="<two@example.org>"))  # stale now: the game moved on
+    box.add(b"From: spam@example.com\nTo: play@localhost\nSubject: hi\n\nbuy now\n")
+    result = inbound(service, "--maildir", str(tmp_path / "Maildir"))
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == ("3 messages read: 0 applied, 1 duplicate(s), 1 refused, "
+                                     "1 without a valid game link")
+    assert len(box) == 0 and service.load(game).game.scores == (2, 0)
+    missing = inbound(service, "--maildir", str(tmp_path / "nowhere"))
+    assert missing.exit_code == 2 and "does not exist" in missing.output

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,10 @@ from pbem.mail.outbox import message_of
 from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
+from pbem import witness
 from pbem.mail.dispatch import dispatch, retry_failed, status
 from pbem.mail.transport import FileTransport, SMTPTransport
+from pbem.people import set_mail
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
@@ -40,18 +43,50 @@ def test_creating_a_game_mails_the_first_player_their_turn(service: Service, gam
     assert f"hand: {hand[0]}, {hand[1]}" in text
 
 
-def test_a_move_mails_a_receipt_to_the_mover_and_the_turn_to_the_next(service: Service, game: str) -> None:
-    result = service.act(game, ANN.email, "bet 2", cause=CLI)
-    ann = mails_to(service, ANN.email)
-    assert [m["kind"] for m in ann] == ["turn", "receipt"]
-    receipt = parse(message_of(ann[-1]))
-    assert receipt["In-Reply-To"] == f"<{game}.0.pbem@localhost>" == receipt["References"]
-    for event in result.events:
-        assert f"event {event.seq}" in text_of(receipt) and event.hash in text_of(receipt)
+def test_a_move_that_ends_the_movers_part_mails_only_the_next_player(service: Service, game: str) -> None:
+    service.act(game, ANN.email, "bet 2", cause=CLI)
+    assert [m["kind"] for m in mails_to(service, ANN.email)] == ["turn"]  # she saw the result on the page
     [ben] = mails_to(service, BEN.email)
     assert ben["kind"] == "turn"
     text = text_of(parse(message_of(ben)))
     assert "Ann" in text and "Bet" in text
+
+
+def test_the_receipt_folds_into_the_movers_next_mail_with_every_hash(service: Service, game: str) -> None:
+    result = service.act(game, ANN.email, "bet 2", cause=CLI)
+    service.act(game, BEN.email, "bet 1", cause=CLI)
+    ann = mails_to(service, ANN.email)
+    assert [m["kind"] for m in ann] == ["turn", "turn"]
+    mail = parse(message_of(ann[-1]))
+    assert mail["In-Reply-To"] == f"<{game}.0.pbem@localhost>" == mail["References"]
+    text = text_of(mail)
+    assert text.index("SINCE YOUR LAST MAIL") < text.index("WHAT TO DO") < text.index("RECORDED")
+    for event in result.events:
+        assert f"event {event.seq}  sha256 {event.hash}" in text and event.type not in text  # in words, not type names
+    ben_mail = text_of(parse(message_of(mails_to(service, BEN.email)[-1])))
+    assert "RECORDED" not in ben_mail  # Ben's own move is in Ann's mail as what he did, not as his receipt
+    witnesses = witness.read(game, [("ann.eml", message_of(ann[-1]).encode())])
+    assert {(e.seq, e.hash) for e in result.events} <= {(w.seq, w.hash) for w in witnesses}
+
+
+def test_with_receipts_on_a_move_that_ends_the_movers_part_mails_a_receipt(service: Service, game: str) -> None:
+    set_mail(service.store, service.player_id(ANN.email), "every", "on")
+    result = service.act(game, ANN.email, "bet 2", cause=CLI)
+    ann = mails_to(service, ANN.email)
+    assert [m["kind"] for m in ann] == ["turn", "receipt"]
+    receipt = parse(message_of(ann[-1]))
+    assert receipt["Subject"] == f"[Highdie (test game) · {game}] Move recorded"
+    for event in result.events:
+        assert f"event {event.seq}" in text_of(receipt) and event.hash in text_of(receipt)
+    service.act(game, BEN.email, "bet 1", cause=CLI)
+    assert "RECORDED" not in text_of(parse(message_of(mails_to(service, ANN.email)[-1])))  # nothing new of hers
+
+
+def test_a_reminder_says_what_is_due_and_when_in_its_subject(service: Service, game: str) -> None:
+    service.remind(game, 0)
+    reminder = mails_to(service, ANN.email)[-1]
+    due = datetime.fromisoformat(str(service.deadline_of(game, 0)))
+    assert reminder["subject"] == f"[Highdie (test game) · {game}] Reminder: your turn (due {due:%a %H:%M} UTC)"
 
 
 def test_a_refused_move_writes_no_mail(service: Service, game: str) -> None:
@@ -93,6 +128,9 @@ def test_the_game_end_mail_gives_scores_and_how_they_were_reached(service: Servi
         service.act_as(game, seat, "bet 3" if prompt.kind == "turn" else "accept", cause=CLI)
     ended = [m for m in mails_to(service, BEN.email) if m["kind"] == "ended"]
     assert len(ended) == 1
+    winners = [n for i, n in enumerate(("Ann", "Ben")) if i in service.load(game).outcome["winners"]]
+    assert ended[0]["subject"] == f"[Highdie (test game) · {game}] Game over: {' and '.join(winners)} " + \
+        ("wins" if len(winners) == 1 else "win")
     text = text_of(parse(message_of(ended[0])))
     assert "FINAL SCORES" in text and "(winner)" in text and "mail" in text  # the seed "mail" is revealed
     assert "points" in text
@@ -100,6 +138,7 @@ def test_the_game_end_mail_gives_scores_and_how_they_were_reached(service: Servi
 
 def test_dispatch_to_a_real_smtp_server_sends_each_mail_once(service: Service, game: str) -> None:
     service.act(game, ANN.email, "bet 2", cause=CLI)
+    service.act(game, BEN.email, "bet 2", cause=CLI)
     inbox, port = Inbox(), free_port()
     server = smtp_server(inbox, port)
     try:
@@ -125,6 +164,7 @@ def test_nothing_is_lost_while_the_smtp_server_is_down(service: Service, game: s
     assert row["status"] == "pending" and row["attempts"] == 1 and "Connection refused" in row["last_error"]
     assert status(service.store)["trouble"][0]["attempts"] == 1
     service.act(game, ANN.email, "bet 1", cause=CLI)  # more mail queues up meanwhile
+    service.act(game, BEN.email, "bet 1", cause=CLI)
     inbox = Inbox()
     server = smtp_server(inbox, port)
     try:
@@ -180,7 +220,10 @@ def test_the_file_mailbox_writes_whole_eml_files(service: Service, game: str, tm
 
 
 def test_a_process_killed_while_sending_loses_no_mail(service: Service, game: str, tmp_path: Path) -> None:
-    """Kill -9 a dispatcher in the middle of a batch: every mail is then sent or pending, and goes out."""
+    """Kill -9 a dispatcher in the middle of a batch: every mail is then sent or pending, and goes out.
+
+    The mail it was sending stays claimed by it until the claim's lease (here 1 s) runs out.
+    """
     for _ in range(6):
         state = service.load(game)
         seat = next(iter(service.kernel.rules(state).prompts(state.game)))
@@ -198,7 +241,8 @@ def test_a_process_killed_while_sending_loses_no_mail(service: Service, game: st
                 super().send(*args)
                 time.sleep(0.3)
         store = SQLiteEventStore({str(service.store.path)!r})
-        dispatch(store, Slow("127.0.0.1", {port}, "none"), "pbem <pbem@localhost>", max_attempts=5, retry_seconds=0)
+        dispatch(store, Slow("127.0.0.1", {port}, "none"), "pbem <pbem@localhost>", max_attempts=5, retry_seconds=0,
+                 lease_seconds=1)
     """)
     child = subprocess.Popen([sys.executable, "-c", script], cwd=Path(__file__).parent.parent)
     try:
@@ -210,6 +254,8 @@ def test_a_process_killed_while_sending_loses_no_mail(service: Service, game: st
         rows = service.store.query("SELECT status FROM outbox")
         assert len(rows) == total and {r["status"] for r in rows} <= {"sent", "pending"}
         assert 0 < sum(r["status"] == "pending" for r in rows) < total
+        assert len(status(service.store)["claims"]) <= 1  # claimed one at a time: at most the one in flight
+        time.sleep(1.1)  # the dead sender's lease runs out
         dispatch(service.store, SMTPTransport("127.0.0.1", port, "none"), "pbem <pbem@localhost>",
                  max_attempts=5, retry_seconds=0)
     finally:

@@ -34,9 +34,9 @@ def wait_for(url: str, seconds: float = 30) -> str:
 
 def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "PBEM_INSTANCE": str(tmp_path / "inst"), "PBEM_PORT": str(port),
-           "PBEM_BASE_URL": f"http://127.0.0.1:{port}", "PBEM_DISPATCH_SECONDS": "1"}
-    server = pbem("serve", "--demo", env=env)
+    env = {k: v for k, v in os.environ.items() if k not in ("PBEM_PORT", "PBEM_HOST", "PBEM_BASE_URL")}
+    env.update({"PBEM_INSTANCE": str(tmp_path / "inst"), "PBEM_DISPATCH_SECONDS": "1"})
+    server = pbem("serve", "--demo", "--host", "127.0.0.1", "--port", str(port), env=env)
     try:
         deadline = time.time() + 90
         while not list((tmp_path / "inst" / "mailbox").glob("*.eml")) and time.time() < deadline:
@@ -45,6 +45,7 @@ def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: P
         [mail] = list((tmp_path / "inst" / "mailbox").glob("*.eml"))
         text = mail.read_text()
         assert "Your turn" in text and "@example.org>" in text, "the scheduler mailed the first player"
+        assert f"http://127.0.0.1:{port}/play/" in text, "the links follow the port served"
         listing = wait_for(f"http://127.0.0.1:{port}/dev/mail")
         assert mail.stem in listing, listing
         second = pbem("worker", env=env)
@@ -55,3 +56,7 @@ def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: P
         out, _ = server.communicate(timeout=60)
     assert server.returncode == 0, out
     assert "pbem serving" in out and "Created A Study in Emerald" in out
+    assert (tmp_path / "inst" / "pbem.toml").is_file(), "serve creates the instance on first run"
+    assert f"Dev mailbox: http://127.0.0.1:{port}/dev/mail (this machine only)" in out
+    assert f"warning: this process links to http://127.0.0.1:{port}, but every other pbem command" in out
+    assert f"port = {port}" in out, "serve says how to make every process link to the port served"

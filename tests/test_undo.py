@@ -255,3 +255,28 @@ def test_records_of_the_delivery_layer_neither_block_an_undo_nor_are_undone(kern
     assert pause.events[0] in effective(kernel.store.read(game_id))
     with pytest.raises(UndoRefused, match="set up"):
         kernel.undo(game_id, 0, cause=CLI, force=True)  # and the pause is no move to take back
+
+
+def test_an_undo_with_the_page_seq_refuses_once_a_move_or_undo_came_and_not_for_a_record(kernel: Kernel) -> None:
+    from events.envelope import NewEvent
+    from events.handling import StaleCommand
+    from pbem.delivery import GAME_PAUSED
+
+    kernel = delivery_kernel(kernel)
+    game_id = new_game(kernel)
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    shown = kernel.store.last(game_id)[0]
+    kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "tea"})], actor="organiser", cause=CLI)
+    kernel.undo(game_id, 0, cause=CLI, expected_seq=shown)       # a pause is no move: the page still fits
+    with pytest.raises(StaleCommand):
+        kernel.undo(game_id, 0, cause=CLI, expected_seq=shown)   # the same page again: the undo came since
+
+
+def test_the_horizon_is_read_as_of_the_state_loaded_not_what_came_after(kernel: Kernel) -> None:
+    """Another process may append between loading the state and reading the last commands."""
+    game_id = new_game(kernel)
+    bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
+    loaded = bet.after.seq
+    kernel.undo(game_id, 0, cause=CLI)                            # lands after the state was loaded
+    commands = kernel.recent_commands(game_id, loaded)
+    assert commands[-1][0].seq == bet.events[0].seq, "the bet is still the last move as of that state"

@@ -1,23 +1,42 @@
 """Sending the outbox: due rows in order, retries with exponential backoff, every attempt recorded.
 
-Delivery is at least once: a process killed between the server's acceptance and the row's
-update sends that mail again on restart, with the same Message-ID (mail clients show it once).
+Each row is claimed before it is sent (``pbem.claims``): several senders at once (the worker and a
+``pbem mail send``, or two workers by mistake) never send the same row, so with live senders a mail
+goes out exactly once. Delivery across a crash is at least once: a sender killed between the
+server's acceptance and the row's update leaves its claim behind; once the claim's lease has run
+out the next sender sends that mail again, with the same Message-ID (mail clients show it once).
 Nothing is ever lost: a row is pending until sent, or failed for good and listed by
 ``pbem mail status``.
+
+Rows are claimed one at a time, just before each is sent, rather than a batch at once: a lease then
+has to cover one mail, not a batch of slow ones, and senders share a long queue. The next row is
+claimed in the transaction that records the last one, so a run still commits once per mail (the
+dispatch benchmark, ``docs/benchmarks.md``, gave the same rate as before claims).
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from events.store import SQLiteEventStore
-from pbem.mail.outbox import message_of
+from pbem.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
+from pbem.mail.outbox import OUTBOX, message_of
 from pbem.mail.transport import PermanentFailure, Transport
 
 log = logging.getLogger(__name__)
+
+# A claim's lease, in SMTP timeouts: sending one mail is a handful of SMTP commands (connect,
+# STARTTLS, login, MAIL, RCPT, DATA), each given up after ``smtp_timeout``.
+LEASE_TIMEOUTS = 10
+MIN_LEASE_SECONDS = 60.0
+
+
+def lease_for(smtp_timeout: float) -> float:
+    """How long a sender holds its claim on a mail: longer than any send that does not time out."""
+    return max(MIN_LEASE_SECONDS, LEASE_TIMEOUTS * smtp_timeout)
 
 
 @dataclass
@@ -25,69 +44,112 @@ class DispatchReport:
     sent: int = 0
     retried: int = 0
     failed: int = 0
+    lost: int = 0  # claims that ran out while sending, and another sender took the mail over
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="microseconds")
+_iso = iso
 
 
 def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_attempts: int,
-             retry_seconds: float, batch: int = 200, now: datetime | None = None) -> DispatchReport:
-    """Send the due rows of the outbox once each; returns what happened."""
-    moment = now or _now()
-    report = DispatchReport()
-    rows = store.query("SELECT id, to_addr, draft, message, attempts, message_id FROM outbox "
-                       "WHERE status = 'pending' AND due_at <= ? ORDER BY due_at, created_at LIMIT ?",
-                       (_iso(moment), batch))
+             retry_seconds: float, batch: int = 200, now: datetime | None = None,
+             lease_seconds: float = lease_for(30), owner: str | None = None) -> DispatchReport:
+    """Claim and send the due rows of the outbox, each at most once in this run; returns what happened.
+
+    ``owner`` names this sender in its claims (default: a new one, unique to the run).
+    """
+    run = _Run(store, transport, sender, owner or new_owner(), max_attempts, retry_seconds, lease_seconds, now)
+    tried: set[str] = set()
     try:
-        for row in rows:
-            _send_one(store, transport, sender, row, max_attempts, retry_seconds, report, now)
+        claimed = claim_due(store, OUTBOX, run.owner, lease_seconds=lease_seconds, limit=1, now=now)
+        while claimed:
+            row = claimed[0]
+            if row["id"] in tried:  # due again at once (no backoff): its next try is the next run's
+                break
+            tried.add(row["id"])
+            claimed = run.send(row, claim_next=len(tried) < batch)
+        if claimed:
+            release(store, OUTBOX, run.owner, [r["id"] for r in claimed])
     finally:
         transport.close()
-    return report
+    return run.report
 
 
-def _send_one(store: SQLiteEventStore, transport: Transport, sender: str, row: dict[str, Any],
-              max_attempts: int, retry_seconds: float, report: DispatchReport, now: datetime | None) -> None:
-    attempt = int(row["attempts"]) + 1
-    error: str | None = None
-    permanent = False
-    message = None
-    try:
-        message = message_of(row)
-    except Exception as err:  # a template that cannot render: retrying will not help; the operator must see it
-        error, permanent = f"cannot render the mail: {type(err).__name__}: {err}", True
-        log.exception("mail %s cannot be rendered", row["id"])
-    try:
-        if message is not None:
-            transport.send(sender, row["to_addr"], message, row["id"])
-    except PermanentFailure as err:
-        error, permanent = str(err), True
-    except Exception as err:  # any transport trouble is retried: the row must not be lost
-        error = f"{type(err).__name__}: {err}"
-    at = now or _now()
-    with store.transaction() as conn:
-        conn.execute("INSERT OR REPLACE INTO mail_attempts (outbox_id, attempt, at, ok, error) VALUES (?,?,?,?,?)",
-                     (row["id"], attempt, _iso(at), int(error is None), error))
+@dataclass
+class _Run:
+    """One sender's run: sends a claimed row, records it, and claims the next in the same transaction."""
+
+    store: SQLiteEventStore
+    transport: Transport
+    sender: str
+    owner: str
+    max_attempts: int
+    retry_seconds: float
+    lease_seconds: float
+    now: datetime | None
+    report: DispatchReport = field(default_factory=DispatchReport)
+
+    def send(self, row: dict[str, Any], claim_next: bool) -> list[dict[str, Any]]:
+        """Send one claimed row and record the outcome; returns the next row claimed, if ``claim_next``."""
+        attempt = int(row["attempts"]) + 1
+        error: str | None = None
+        permanent = False
+        message = None
+        try:
+            message = message_of(row)
+        except Exception as err:  # a template that cannot render: retrying will not help; the operator must see it
+            error, permanent = f"cannot render the mail: {type(err).__name__}: {err}", True
+            log.exception("mail %s cannot be rendered", row["id"])
+        try:
+            if message is not None:
+                self.transport.send(self.sender, row["to_addr"], message, row["id"])
+        except PermanentFailure as err:
+            error, permanent = str(err), True
+        except Exception as err:  # any transport trouble is retried: the row must not be lost
+            error = f"{type(err).__name__}: {err}"
+        at = self.now or _now()
+        retry_at = at + timedelta(seconds=self.retry_seconds * 2 ** (attempt - 1))
+        values: list[Any]
         if error is None:
-            conn.execute("UPDATE outbox SET status = 'sent', attempts = ?, sent_at = ?, last_error = NULL, "
-                         "message = ? WHERE id = ?", (attempt, _iso(at), message, row["id"]))
-            report.sent += 1
-        elif permanent or attempt >= max_attempts:
-            conn.execute("UPDATE outbox SET status = 'failed', attempts = ?, last_error = ? WHERE id = ?",
-                         (attempt, error, row["id"]))
-            report.failed += 1
+            # the body is not written again: the draft stays (until the retention period), the rendered copy goes
+            outcome, sets = "sent", "status = 'sent', sent_at = ?, last_error = NULL, message = NULL"
+            values = [_iso(at)]
+        elif permanent or attempt >= self.max_attempts:
+            outcome, sets, values = "failed", "status = 'failed', last_error = ?", [error]
+        else:
+            outcome, sets, values = "retried", "due_at = ?, last_error = ?", [_iso(retry_at), error]
+        claimed: list[dict[str, Any]] = []
+        with self.store.transaction() as conn:
+            # The claim is given back with the update, which only holds if the claim is still ours.
+            updated = conn.execute(f"UPDATE outbox SET {sets}, attempts = ?, claimed_by = NULL, claim_until = NULL "
+                                   f"WHERE id = ? AND {CLAIMED}", (*values, attempt, row["id"], self.owner))
+            if updated.rowcount == 1:
+                conn.execute("INSERT OR REPLACE INTO mail_attempts (outbox_id, attempt, at, ok, error, sender) "
+                             "VALUES (?,?,?,?,?,?)",
+                             (row["id"], attempt, _iso(at), int(error is None), error, self.owner))
+            if claim_next:  # in the same transaction: one commit per mail, as before claims
+                claimed = claim_in(conn, OUTBOX, self.owner, lease_seconds=self.lease_seconds, limit=1, now=self.now)
+        self._report(row, updated.rowcount == 1, outcome, attempt, error, retry_at)
+        return claimed
+
+    def _report(self, row: dict[str, Any], held: bool, outcome: str, attempt: int, error: str | None,
+                retry_at: datetime) -> None:
+        if not held:
+            # The lease ran out mid-send and another sender claimed the row: the row is theirs now.
+            self.report.lost += 1
+            log.warning("mail %s to %s: the claim ran out while sending (%s); another sender took it over",
+                        row["id"], row["to_addr"], "it was sent" if error is None else error)
+        elif outcome == "sent":
+            self.report.sent += 1
+        elif outcome == "failed":
+            self.report.failed += 1
             log.warning("mail %s to %s failed for good after %d attempts: %s", row["id"], row["to_addr"],
                         attempt, error)
         else:
-            retry_at = at + timedelta(seconds=retry_seconds * 2 ** (attempt - 1))
-            conn.execute("UPDATE outbox SET attempts = ?, due_at = ?, last_error = ? WHERE id = ?",
-                         (attempt, _iso(retry_at), error, row["id"]))
-            report.retried += 1
+            self.report.retried += 1
             log.info("mail %s to %s not sent (attempt %d, next at %s): %s", row["id"], row["to_addr"], attempt,
                      _iso(retry_at), error)
 
@@ -111,13 +173,41 @@ def render_pending(store: SQLiteEventStore, batch: int = 200) -> int:
     return len(rendered)
 
 
-def status(store: SQLiteEventStore) -> dict[str, Any]:
-    """Counts by status, and every failed or retrying mail with its last error."""
+def prune(store: SQLiteEventStore, days: float, now: datetime | None = None, batch: int = 500) -> int:
+    """Drop the bodies of mails sent more than ``days`` ago; returns how many. ``days`` 0: keep them all.
+
+    The row stays: to whom, the subject, the Message-ID (threads are rooted in a computed id, not in
+    an old mail), when it was sent and every attempt. A pending or failed mail is never touched. The
+    WAL is checkpointed after a batch, so the file does not grow with what was dropped.
+    """
+    if days <= 0:
+        return 0
+    cutoff = _iso((now or _now()) - timedelta(days=days))
+    with store.transaction() as conn:
+        done = conn.execute(
+            "UPDATE outbox SET draft = NULL, message = NULL WHERE id IN (SELECT id FROM outbox WHERE status = 'sent' "
+            "AND sent_at < ? AND draft IS NOT NULL ORDER BY sent_at LIMIT ?)", (cutoff, batch)).rowcount
+    if done:
+        store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    return int(done)
+
+
+def status(store: SQLiteEventStore, now: datetime | None = None) -> dict[str, Any]:
+    """Counts by status; every failed or retrying mail with its last error; every claimed mail.
+
+    A claimed mail is being sent by the sender named in ``claimed_by``; if its claim has
+    ``lapsed``, that sender stopped (or hangs) and the next run sends the mail again.
+    """
     counts = {r["status"]: r["n"] for r in store.query("SELECT status, count(*) AS n FROM outbox GROUP BY status")}
     trouble = store.query("SELECT id, game_id, to_addr, kind, subject, status, attempts, due_at, last_error "
                           "FROM outbox WHERE status = 'failed' OR (status = 'pending' AND attempts > 0) "
                           "ORDER BY created_at")
-    return {"counts": counts, "trouble": trouble}
+    claims = store.query("SELECT id, game_id, to_addr, kind, subject, attempts, claimed_by, claim_until, "
+                         "claim_until <= ? AS lapsed FROM outbox WHERE status = 'pending' AND claimed_by IS NOT NULL "
+                         "ORDER BY claim_until", (_iso(now or _now()),))
+    for claim in claims:
+        claim["lapsed"] = bool(claim["lapsed"])
+    return {"counts": counts, "trouble": trouble, "claims": claims}
 
 
 def retry_failed(store: SQLiteEventStore) -> int:

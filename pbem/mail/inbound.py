@@ -149,8 +149,28 @@ def parse_reply(raw: bytes, reply_address: str) -> Reply:
 
 @dataclass
 class Outcome:
+    """What became of one reply: the commands applied, and the error that stopped the rest."""
+
     applied: list[str]
     error: str | None
+    duplicate: bool = False  # this Message-ID was read before: nothing was done this time
+    message_id: str = ""
+    earlier_applied: int = 0  # for a duplicate: how many commands its first delivery applied
+
+    @property
+    def refused(self) -> bool:
+        """Nothing could be applied (an illegal command, a stale one, none at all); a duplicate is not refused."""
+        return not self.applied and not self.duplicate
+
+    def summary(self) -> str:
+        """One line for the operator: what was done."""
+        if self.duplicate:
+            then = "already applied" if self.earlier_applied else "already read, and refused then"
+            return f"{then} (duplicate Message-ID {self.message_id}): nothing done"
+        if not self.applied:
+            return f"nothing applied: {self.error} (mailed back to the player)"
+        done = f"applied {len(self.applied)} command(s)"
+        return done + (f"; then refused: {self.error} (mailed back to the player)" if self.error else "")
 
 
 def apply_reply(service: Service, reply: Reply) -> Outcome:
@@ -161,9 +181,11 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
         claims = service.notifier.links.read_play(reply.token)
     except LinkError as err:
         raise UnknownReply(str(err)) from None
-    if reply.message_id and service.store.query("SELECT 1 FROM inbound_messages WHERE message_id = ?",
-                                                (reply.message_id,)):
-        return Outcome([], None)  # the same message delivered twice: it was applied once already
+    seen = service.store.query("SELECT applied FROM inbound_messages WHERE message_id = ?",
+                               (reply.message_id,)) if reply.message_id else []
+    if seen:  # the same message delivered twice: it was read once already
+        return Outcome([], None, duplicate=True, message_id=reply.message_id,
+                       earlier_applied=int(seen[0]["applied"] or 0))
     applied: list[str] = []
     error: str | None = None
     expected = claims.seq
@@ -186,7 +208,7 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     _record(service, reply, applied, error)
     if error is not None:
         _mail_error(service, claims.game_id, claims.seat, error)
-    return Outcome(applied, error)
+    return Outcome(applied, error, message_id=reply.message_id)
 
 
 def _record(service: Service, reply: Reply, applied: list[str], error: str | None) -> None:
@@ -214,17 +236,36 @@ def process(service: Service, raw: bytes, reply_address: str) -> Outcome:
     return apply_reply(service, parse_reply(raw, reply_address))
 
 
-def process_maildir(service: Service, folder: Path) -> int:
+@dataclass
+class MaildirReport:
+    """What reading a Maildir did, message by message, counted."""
+
+    read: int = 0
+    applied: int = 0  # messages with at least one command applied
+    duplicates: int = 0
+    refused: int = 0  # a game link, but nothing applied: the reason was mailed back
+    unknown: int = 0  # no valid game link: dropped
+
+    def summary(self) -> str:
+        return (f"{self.read} messages read: {self.applied} applied, {self.duplicates} duplicate(s), "
+                f"{self.refused} refused, {self.unknown} without a valid game link")
+
+
+def process_maildir(service: Service, folder: Path) -> MaildirReport:
     """Read every message in a Maildir once; each is removed after it was recorded."""
     box = mailbox.Maildir(folder, create=False)
-    count = 0
+    report = MaildirReport()
     reply_address = service.notifier.reply_address if service.notifier else "play@localhost"
     for key in list(box.keys()):
         raw = box.get_bytes(key)
         try:
-            apply_reply(service, parse_reply(raw, reply_address))
+            outcome = apply_reply(service, parse_reply(raw, reply_address))
         except UnknownReply:
-            pass  # nothing to do with it; a real mailbox gets spam too
+            report.unknown += 1  # nothing to do with it; a real mailbox gets spam too
+        else:
+            report.duplicates += outcome.duplicate
+            report.refused += outcome.refused
+            report.applied += bool(outcome.applied)
         box.remove(key)
-        count += 1
-    return count
+        report.read += 1
+    return report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from functools import lru_cache
 from email.message import EmailMessage
@@ -13,6 +14,10 @@ from typing import Any, Mapping
 import jinja2
 
 from pbem.delivery import utc
+from pbem.people import reader_time
+from pbem.presentation import present
+from pbem.witness import HEADER as WITNESS_HEADER
+from pbem.witness import header_value
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
@@ -29,10 +34,18 @@ def environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined,
     )
     env.filters["label"] = lambda key: str(key).replace("_", " ")
-    env.filters["utc"] = utc
+    env.filters["utc"] = reader_time  # the reader's zone (``tz``) and UTC
+    env.filters["utc_only"] = utc     # the record: the log's lines
+    env.filters["unnumbered"] = unnumbered
+    env.globals["present"] = present
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
     return env
+
+
+def unnumbered(line: str) -> str:
+    """A "since your last mail" line without its event number: players count turns, not events."""
+    return re.sub(r"^[0-9]+\. ", "", str(line))
 
 
 def domain_of(address: str) -> str:
@@ -65,6 +78,11 @@ def build(draft: Mapping[str, Any]) -> str:
         message["References"] = draft["thread_root"]
     if draft.get("reply_to"):
         message["Reply-To"] = draft["reply_to"]
+    witness = context.get("witness")
+    if witness:  # the chain head when the mail was written: the player's own proof of the log (pbem.witness)
+        message[WITNESS_HEADER] = header_value(witness["game_id"], witness["seq"], witness["hash"])
+    if context.get("game_id") and context.get("title"):  # one list per game: mail programs filter and mute by it
+        message["List-Id"] = f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"
     if draft.get("unsubscribe_url"):
         message["List-Unsubscribe"] = f"<{draft['unsubscribe_url']}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"

@@ -17,8 +17,14 @@ from werkzeug.exceptions import HTTPException
 
 from pbem import config
 from pbem.delivery import utc
+from pbem.people import reader_time
 from pbem.links import Links
-from pbem.web.common import PageError, close_service, error_response
+from pbem.presentation import present
+from events.handling import StaleCommand
+from events.replay import CorruptLog
+from events.store import ConcurrencyError
+from pbem.errors import GameDamaged
+from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 MAX_BODY = 64 * 1024
@@ -55,8 +61,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.lstrip_blocks = True
     env.undefined = jinja2.StrictUndefined
     env.filters["label"] = lambda key: str(key).replace("_", " ")
-    env.filters["utc"] = utc
+    env.filters["utc"] = reader_time  # the reader's zone (``tz``) and UTC
+    env.filters["utc_only"] = utc     # the record: the log's lines
     env.filters["columns"] = columns
+    env.globals["present"] = present
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 
@@ -68,6 +76,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.after_request(secure_headers)
     app.register_error_handler(PageError, error_response)
     app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(ConcurrencyError, lost_race)
+    app.register_error_handler(StaleCommand, lost_race)
+    app.register_error_handler(GameDamaged, damaged)
+    app.register_error_handler(CorruptLog, lambda err: damaged(GameDamaged.of(err)))
     app.register_error_handler(Exception, unexpected_error)
     return app
 
@@ -101,6 +113,18 @@ def http_error(err: HTTPException) -> Any:
     status = err.code or 500
     message = MESSAGES.get(status) or err.description or "The request cannot be handled."
     return error_response(PageError(status, err.name, message))
+
+
+def lost_race(err: ConcurrencyError | StaleCommand) -> Any:
+    """A write another one overtook, wherever a page did not say more: 409, nothing written."""
+    current = err.actual_seq if isinstance(err, ConcurrencyError) else err.current_seq
+    return error_response(moved_on_meanwhile(current))
+
+
+def damaged(err: GameDamaged) -> Any:
+    """A game whose record no longer replays: said plainly, with where to look (its verify page still works)."""
+    return error_response(PageError(503, "This game cannot be shown", f"{err}. Its verification page says where "
+                                    f"the record breaks: /games/{err.game_id}/verify.", "game_damaged"))
 
 
 def unexpected_error(err: Exception) -> Any:

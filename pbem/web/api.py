@@ -1,7 +1,9 @@
 """The JSON API for bots and other clients, over the same service and the same signed links.
 
-POSTs must be ``Content-Type: application/json``: a page on another site cannot send that
-without the browser asking first, so the API needs no CSRF token.
+POSTs must be ``Content-Type: application/json`` (a ``charset=utf-8`` parameter at most): a
+page on another site cannot send that without the browser asking first, so the API needs no
+CSRF token. Other JSON-ish types (``application/json-patch+json``, ``text/json``) are refused:
+they are not what the API reads, and some of them a page elsewhere may send.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from flask import Blueprint, jsonify, request, url_for
 
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
+from events.store import ConcurrencyError
 from pbem.service import ServiceError
 from pbem.web.common import PageError, action_refused, check_game, command_text, links, read_play, service
 from pbem.web.play import stale_page
@@ -42,10 +45,16 @@ def play(token: str) -> Any:
                     "deadline": svc.deadline_of(seat.claims.game_id, seat.claims.seat)})
 
 
+def plain_json() -> bool:
+    """Whether the body is declared ``application/json``, with no parameter but ``charset=utf-8``."""
+    params = {k.lower(): v.lower() for k, v in request.mimetype_params.items()}
+    return request.mimetype == "application/json" and params in ({}, {"charset": "utf-8"})
+
+
 def posted_command() -> str | dict[str, Any]:
     """``{"text": "..."}`` or ``{"action": {...}}``, checked for shape and types."""
     data = request.get_data(cache=False)  # refuses a body over MAX_CONTENT_LENGTH with a 413 first
-    if not request.is_json:
+    if not plain_json():
         raise bad("send the command as JSON with Content-Type: application/json", 415, "unsupported_media_type")
     try:
         body = json.loads(data)
@@ -88,8 +97,8 @@ def act(token: str) -> Any:
     try:
         result = svc.act_as(game_id, index, command, cause=Cause("api", seat.claims.cause()),
                             expected_seq=seat.claims.seq)
-    except StaleCommand:
-        raise stale_page(seat, api=True) from None
+    except (StaleCommand, ConcurrencyError):
+        raise stale_page(seat, api=True, meanwhile=True) from None
     except (ActionError, ServiceError) as err:
         refusal = action_refused(err)
         if refusal.status == 422:

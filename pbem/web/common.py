@@ -13,10 +13,13 @@ from events.handling import StaleCommand
 from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAction
 from pbem import config
 from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
+from pbem.people import zone_of
 from pbem.service import Service, ServiceError
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 MAX_COMMAND = 1000
+NUMBER = re.compile(r"[0-9]{1,9}")               # ASCII only: str.isdigit() also takes "²" and "⑦"
+DECIMAL = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,6})?")
 
 
 @dataclass
@@ -39,6 +42,50 @@ def error_response(err: PageError) -> Any:
         return jsonify(body), err.status
     return render_template(err.template, status=err.status, title=err.title, message=err.message,
                            **err.extra), err.status
+
+
+# ---- numbers from a request -------------------------------------------------------------------
+
+def number(value: Any, name: str, what: str = "a whole number, like 12") -> int:
+    """A number from a request (query, form, path or JSON): one to nine ASCII digits, else a 400.
+
+    Every number a request carries is read here, so no odd digit reaches ``int()``.
+    """
+    if not isinstance(value, str) or not NUMBER.fullmatch(value):
+        raise PageError(400, "Not a number", f"{name} must be {what}. Nothing was changed.", "bad_field")
+    return int(value)
+
+
+def optional_number(value: Any, name: str, what: str = "a whole number, like 12") -> int | None:
+    """``number``, or None when the value is absent or blank."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return number(value.strip() if isinstance(value, str) else value, name, what)
+
+
+def decimal(value: Any, name: str, what: str) -> float:
+    """A decimal from a request (``24``, ``1.5``): ASCII digits and one point, else a 400."""
+    if not isinstance(value, str) or not DECIMAL.fullmatch(value.strip()):
+        raise PageError(400, "Not a number", f"{name} must be {what}. Nothing was changed.", "bad_field")
+    return float(value.strip())
+
+
+def posted_seq(required: bool = True) -> int | None:
+    """The hidden ``seq`` field of a form: the move the page showed, which the write is bound to."""
+    value = request.form.get("seq")
+    if value is None and not required:
+        return None
+    if value is None:
+        raise PageError(400, "Form out of date", "This form does not say which move of the game it was made at; "
+                        "open the page again and repeat what you did. Nothing was changed.", "bad_field")
+    return number(value, "seq", "the move number the page showed")
+
+
+def moved_on_meanwhile(current_seq: int | None = None) -> PageError:
+    """A write that lost to another: the game moved on between the page and the POST."""
+    return PageError(409, "The game moved on", "The game moved on while you were deciding: something was recorded "
+                     "after the page you acted on. Nothing was changed; open your link again to see the game as it "
+                     "is now.", "stale", {} if current_seq is None else {"current_seq": current_seq})
 
 
 # ---- the service and the links --------------------------------------------------------------
@@ -118,6 +165,11 @@ def read_play(token: str) -> Seat:
 
 def fresh_play_token(game_id: str, seat: int) -> str:
     return links().play(game_id, seat, service().store.last(game_id)[0])
+
+
+def reader_zone(email: str) -> str:
+    """The time zone a player reads a page in (the ``tz`` of its template): theirs, else the instance's."""
+    return zone_of(service().store, email, str(settings()["timezone"]))
 
 
 def home_token(email: str) -> str:

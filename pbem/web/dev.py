@@ -1,7 +1,15 @@
-"""The file mailbox in the browser (dev mode only): every mail sent, newest first, with its links clickable."""
+"""The file mailbox in the browser (dev mode only): every mail sent, newest first, with its links clickable.
+
+It shows every player's mail and links, so by default it answers only requests from this machine:
+from a loopback address, and not passed on by a reverse proxy (which connects from loopback
+itself, and says so with ``X-Forwarded-For`` or ``Forwarded``). The app does not rewrite the
+client's address from those headers (no ``ProxyFix``), so a client cannot forge a loopback one.
+``dev_mail_remote`` opens it to every address; it is for development, never production.
+"""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from email import policy
 from email.message import EmailMessage
@@ -9,9 +17,10 @@ from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template
+from flask import Blueprint, Response, abort, render_template, request
 from markupsafe import Markup, escape
 
+from pbem import config
 from pbem.web.common import settings
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
@@ -20,10 +29,42 @@ NAME = re.compile(r"^[A-Za-z0-9_\-]{1,100}\.eml$")
 URL = re.compile(r"https?://[^\s<>\"']+")
 
 
+PROXY_HEADERS = ("X-Forwarded-For", "X-Real-IP", "Forwarded")
+
+
 @bp.before_request
 def dev_only() -> None:
     if not settings().dev:
         abort(404)
+    if not settings()["dev_mail_remote"] and not from_this_machine():
+        abort(404)  # the same page as outside dev mode: it tells nothing
+
+
+def from_this_machine() -> bool:
+    """The request came straight from a loopback address (127.0.0.0/8, ::1), not through a proxy."""
+    if any(name in request.headers for name in PROXY_HEADERS):
+        return False
+    try:
+        address = ipaddress.ip_address(request.remote_addr or "")
+    except ValueError:  # no address at all, e.g. a Unix socket
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped.is_loopback
+    return address.is_loopback
+
+
+def notice(served: config.Settings) -> str:
+    """Where the dev mailbox is, and who may see it: a line for ``pbem serve``'s start output."""
+    if not served.dev:
+        return "Dev mailbox: off (dev_mode)"
+    if served["dev_mail_remote"]:
+        return (f"Dev mailbox: {served['base_url']}/dev/mail (open to every address that reaches this server: "
+                "dev_mail_remote is on; development only)")
+    local = config.loopback_url(str(served["host"]), int(served["port"]))
+    if local is None:
+        return (f"Dev mailbox: this machine only, over loopback, but the server listens on {served['host']} only, "
+                "so it is out of reach (listen on 127.0.0.1 or 0.0.0.0, or set dev_mail_remote = true)")
+    return f"Dev mailbox: {local}/dev/mail (this machine only)"
 
 
 def mail_files() -> list[Path]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
+from pbem.presentation import lookup
 from pbem.web.common import board_template, check_game, service
 
 bp = Blueprint("games", __name__)
@@ -22,3 +23,15 @@ def page(game_id: str) -> Any:
     shown = service().show(game_id)
     return render_template("web/game.html", game=shown, log=service().log(game_id),
                            board=board_template(shown["game_type"]))
+
+
+@bp.get("/games/<game_id>/assumed")
+def assumed(game_id: str) -> Any:
+    """The game data this game assumes (not printed in the rulebook), grouped by what it belongs to."""
+    check_game(game_id)
+    shown = service().show(game_id)
+    presentation = lookup(shown["game_type"])
+    keys = list(shown["view"].get("assumed") or []) if isinstance(shown["view"], dict) else []
+    groups = (presentation.assumed(shown["view"]) if presentation is not None
+              else [{"title": "Values", "items": [{"what": str(k), "fields": []} for k in keys]}] if keys else [])
+    return render_template("web/assumed.html", game=shown, groups=groups)

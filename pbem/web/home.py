@@ -1,25 +1,68 @@
-"""A player's home page: every game they play, with its deadline and the current link."""
+"""A player's home page: every game they play, with its deadline and the current link; their time zone and mails."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, render_template, request, url_for
 
-from pbem.web.common import links, read_token, service
+from pbem.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
+from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
 bp = Blueprint("home", __name__, url_prefix="/home")
+
+
+def render(token: str, player_id: str, *, status: int = 200, done: str = "", refusal: str = "",
+           refused: str = "Unknown time zone") -> Any:
+    svc = service()
+    games = []
+    for row in svc.games_of(player_id):
+        play = links().play(row["game_id"], row["seat"], svc.store.last(row["game_id"])[0])
+        games.append({**row, "play_url": url_for("play.page", token=play),
+                      "replay_url": url_for("proof.player_replay", token=play),
+                      "public_url": url_for("games.page", game_id=row["game_id"])})
+    name = games[0]["name"] if games else ""
+    chosen = chosen_zone(svc.store, player_id)
+    default = str(settings()["timezone"])
+    shown = render_template("web/home.html", games=games, name=name, token=token, csrf=links().csrf(token),
+                            tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
+                            mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused)
+    return shown, status
 
 
 @bp.get("/<token>")
 def page(token: str) -> Any:
     claims = read_token("home", token)
-    svc = service()
-    games = []
-    for row in svc.games_of(claims.subject):
-        token = links().play(row["game_id"], row["seat"], svc.store.last(row["game_id"])[0])
-        games.append({**row, "play_url": url_for("play.page", token=token),
-                      "replay_url": url_for("proof.player_replay", token=token),
-                      "public_url": url_for("games.page", game_id=row["game_id"])})
-    name = games[0]["name"] if games else ""
-    return render_template("web/home.html", games=games, name=name)
+    return render(token, claims.subject)
+
+
+@bp.post("/<token>/timezone")
+def timezone(token: str) -> Any:
+    """Set the player's time zone: every page and later mail they read shows times in it (and in UTC)."""
+    claims = read_token("home", token)
+    check_csrf(token, request.form.get("csrf"))
+    try:
+        zone = set_zone(service().store, claims.subject, request.form.get("timezone"))
+    except ZoneError as err:
+        return render(token, claims.subject, status=400, refusal=f"{err}.")
+    except LookupError:
+        raise PageError(404, "No such player", "This server has no games of yours, so there is no time zone to "
+                        "set. Nothing was changed.", "unknown_player") from None
+    return render(token, claims.subject, done=f"Your time zone is now {zone}.")
+
+
+@bp.post("/<token>/mail")
+def mail(token: str) -> Any:
+    """Choose the mails: one for every decision or a daily digest, and receipts for moves that end your part."""
+    claims = read_token("home", token)
+    check_csrf(token, request.form.get("csrf"))
+    try:
+        chosen = set_mail(service().store, claims.subject, request.form.get("mail_mode"),
+                          request.form.get("receipts", "off"))
+    except MailSettingError as err:
+        return render(token, claims.subject, status=400, refusal=f"{err}.", refused="Unknown mail setting")
+    except LookupError:
+        raise PageError(404, "No such player", "This server has no games of yours, so there are no mails to "
+                        "set. Nothing was changed.", "unknown_player") from None
+    said = "a mail for every decision" if chosen.mode == "every" else "one digest a day of the games waiting for you"
+    return render(token, claims.subject, done=f"You now get {said}, receipts {'on' if chosen.receipts else 'off'}.")

@@ -1,4 +1,10 @@
-"""The organiser's page behind a signed link: pause, resume, extend, decide an undo request; each on record with a reason."""
+"""The organiser's page behind a signed link: pause, resume, extend, decide an undo request; each on record with a reason.
+
+Every form carries the move the page showed (``seq``). A pause, a resume or an extension is
+refused if anything at all was recorded since (they are made of the deadlines the page listed);
+a decision on an undo request only if a move or an undo was (answers meanwhile do not change
+what is decided).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,13 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from events.handling import Cause
+from events.handling import Cause, StaleCommand
+from events.store import ConcurrencyError
 from pbem import undo_requests
 from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
-from pbem.web.common import PageError, check_csrf, check_game, links, read_token, service
+from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
+                             read_token, service)
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 
@@ -21,7 +29,7 @@ def game_of(token: str) -> tuple[str, dict[str, Any]]:
     return claims.subject, claims.cause()
 
 
-def page(token: str, game_id: str, done: str = "") -> Any:
+def page(token: str, game_id: str, done: str = "", refusal: PageError | None = None) -> Any:
     svc = service()
     row = svc.store.query("SELECT status, paused_at, last_seq FROM games WHERE game_id = ?", (game_id,))[0]
     deadlines = svc.store.query("SELECT d.seat, s.name, d.kind, d.due_at, d.reminders_sent FROM deadlines d "
@@ -30,11 +38,12 @@ def page(token: str, game_id: str, done: str = "") -> Any:
     state = svc.load(game_id)
     names = [s.name for s in state.config.seats]
     found = svc.undo_request(game_id)
-    return render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
-                           title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
-                           deadlines=deadlines, done=done, last_seq=row["last_seq"],
-                           asked=found.to_json(names) if found else None,
-                           moves=undo_requests.moves(svc, state, found, None) if found else [])
+    shown = render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
+                            title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
+                            deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
+                            refusal=refusal, asked=found.to_json(names) if found else None,
+                            moves=undo_requests.moves(svc, state, found, None) if found else [])
+    return (shown, refusal.status) if refusal is not None else shown
 
 
 @bp.get("/<token>")
@@ -47,29 +56,28 @@ def show(token: str) -> Any:
 def act(token: str) -> Any:
     game_id, detail = game_of(token)
     check_csrf(token, request.form.get("csrf"))
+    seq = posted_seq()
     what = request.form.get("what", "")
     reason = (request.form.get("reason") or "").strip()[:300]
     cause = Cause("link", detail)
     svc = service()
     try:
         if what == "pause":
-            svc.pause(game_id, reason or "paused by the organiser", cause=cause)
+            svc.pause(game_id, reason or "paused by the organiser", cause=cause, expected_seq=seq)
             done = "The game is paused: no reminders and no time-outs until you resume it."
         elif what == "resume":
-            svc.resume(game_id, reason or "resumed by the organiser", cause=cause)
+            svc.resume(game_id, reason or "resumed by the organiser", cause=cause, expected_seq=seq)
             done = "The game is running again; the deadlines moved on by the length of the pause."
         elif what == "extend":
-            try:
-                hours = float(request.form.get("hours", ""))
-            except ValueError:
-                raise PageError(400, "Not a number", "Give the extension in hours, e.g. 24.", "bad_hours") from None
+            hours = decimal(request.form.get("hours"), "hours", "the extension in hours, e.g. 24 or 1.5")
             if not 0 < hours <= 24 * 60:
                 raise PageError(400, "Out of range", "An extension is between a minute and 60 days.", "bad_hours")
-            svc.extend(game_id, hours, reason, cause=cause)
+            svc.extend(game_id, hours, reason, cause=cause, expected_seq=seq)
             done = f"Every running deadline moved {hours:g} hours later."
         elif what in ("undo-approve", "undo-refuse"):
             choice = what.split("-")[1]
-            result = svc.decide_undo(game_id, request.form.get("request", ""), choice, reason, cause=cause)
+            result = svc.decide_undo(game_id, request.form.get("request", ""), choice, reason, cause=cause,
+                                     expected_seq=seq)
             closed = [e.payload for e in result.events if e.type == UNDO_REQUEST_CLOSED]
             if closed and closed[0]["result"] == "approved":
                 done = "Approved: the moves were taken back, and the players were told."
@@ -80,6 +88,8 @@ def act(token: str) -> Any:
         else:
             raise PageError(400, "Unknown request", "Choose pause, resume, extend, or approve or refuse the undo "
                             "request.", "bad_request")
+    except (StaleCommand, ConcurrencyError):
+        return page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
         raise PageError(409, "Not possible now", str(err), "refused") from None
     return page(token, game_id, done)

@@ -9,25 +9,23 @@ seq is still the game's seq, so a replayed or outdated form changes nothing.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
+from events.store import ConcurrencyError
 from pbem.delivery import STANDING_ANSWERS
+from pbem.presentation import choices, said
 from pbem.service import ServiceError
 from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
-                             home_token, links,
-                             read_play, service)
+                             home_token, links, posted_seq, read_play, reader_zone, service)
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
-# Undo and standing orders take no expected seq in the service; within this process the seq
-# check and the write are made one step by this lock.
-_write_lock = threading.Lock()
+Refusal = ActionError | ServiceError | ConcurrencyError
 
 
 def standing_orders(seat: Seat, shown: dict[str, Any]) -> list[dict[str, str]]:
@@ -54,42 +52,73 @@ def undo_answer_url(seat: Seat, shown: dict[str, Any]) -> str | None:
     return url_for("undo.show", token=links().undo(seat.claims.game_id, asked["request"], seat.claims.seat))
 
 
+def default_text(game_id: str, prompt: dict[str, Any] | None) -> str | None:
+    """What a time-out would play, as the command the player would type."""
+    if not prompt or not prompt.get("default"):
+        return None
+    state = service().load(game_id)
+    try:
+        return str(service().kernel.rules(state).format(state.game, prompt["default"]))
+    except ActionError:
+        return None
+
+
+RECENT_LINES = 20  # the play page's folded log: its last lines; the replay has them all
+
+
+def since_last_turn(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The game's events after this seat last acted, in words (deliveries left out): what they have not seen play."""
+    actor = f"seat:{seat}"
+    last = max((line["seq"] for line in log if line.get("actor") == actor and not line.get("undone")), default=0)
+    return [line for line in log if line["seq"] > last
+            and (not str(line.get("type", "")).startswith("pbem.") or line.get("type") == "pbem.ActionsUndone")]
+
+
 def page_context(token: str, seat: Seat) -> dict[str, Any]:
     svc = service()
     game_id, index = seat.claims.game_id, seat.claims.seat
     shown = svc.show(game_id, seat.email)
+    legal = svc.legal(game_id, seat.email) if shown["your_prompt"] else []
+    log = svc.log(game_id, seat.email)
     return {
+        "default_text": default_text(game_id, shown["your_prompt"]),
         "token": token, "csrf": links().csrf(token), "game": shown, "name": seat.name,
-        "legal": svc.legal(game_id, seat.email) if shown["your_prompt"] else [],
-        "log": svc.log(game_id, seat.email), "deadline": svc.deadline_of(game_id, index),
+        "legal": legal, "groups": choices(shown["game_type"], shown["view"], legal),
+        "log": log, "recent": log[-RECENT_LINES:], "since": since_last_turn(log, index),
+        "acted_before": any(line.get("actor") == f"seat:{index}" for line in log),
+        "deadline": svc.deadline_of(game_id, index),
         "orders": standing_orders(seat, shown) if shown["status"] == "running" else [],
         "answers": STANDING_ANSWERS, "board": board_template(shown["game_type"]),
         "home_url": url_for("home.page", token=home_token(seat.email)),
         "public_url": url_for("games.page", game_id=game_id),
-        "undo_answer_url": undo_answer_url(seat, shown), "max_reason": MAX_REASON,
+        "undo_answer_url": undo_answer_url(seat, shown), "max_reason": MAX_REASON, "seq": shown["seq"],
+        "tz": reader_zone(seat.email),
         "status": 200, "title": "", "message": None,
     }
 
 
-def stale_page(seat: Seat, api: bool = False) -> PageError:
-    """The game moved on since the link was issued: say so, show it now, and give the current link."""
+def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageError:
+    """The game moved on since the link was issued (or, ``meanwhile``, since the page): say so, show it now,
+    and give the current link."""
     game_id, index = seat.claims.game_id, seat.claims.seat
     current = service().store.last(game_id)[0]
     token = links().play(game_id, index, current)
+    said = (f"The game moved on while you were deciding: it is at move {current} now, and what you sent was "
+            "made for an earlier move." if meanwhile else
+            f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since.")
     return PageError(
         409, "The game has moved on",
-        f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since. "
-        "Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
+        f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
          "game": service().show(game_id, seat.email), "name": seat.name},
         template="web/stale.html")
 
 
-def refuse_on_page(token: str, seat: Seat, err: ActionError | ServiceError) -> PageError:
+def refuse_on_page(token: str, seat: Seat, err: Refusal) -> PageError:
     """A refused command: the play page again, with the reason on top (or the stale page)."""
-    if isinstance(err, StaleCommand):
-        return stale_page(seat)
+    if isinstance(err, (StaleCommand, ConcurrencyError)):
+        return stale_page(seat, meanwhile=True)
     refusal = action_refused(err)
     context = page_context(token, seat)
     context.update(status=refusal.status, title=refusal.title, message=refusal.message)
@@ -102,9 +131,20 @@ def posted_seat(token: str) -> Seat:
     """The link of a POST: valid, with a valid CSRF token, and not outdated."""
     seat = read_play(token)
     check_csrf(token, request.form.get("csrf"))
+    posted_seq(required=False)  # a malformed seq is a 400 before anything else is looked at
     if seat.stale:
         raise stale_page(seat)
     return seat
+
+
+def expected_seq(seat: Seat) -> int:
+    """The move a POST is bound to: the link's, or the page's ``seq`` field if it is older.
+
+    A play page is shown at the game's move, at or after the link's, with only delivery
+    records between; either binds the write the same, and an older one only binds it harder.
+    """
+    shown = posted_seq(required=False)
+    return seat.claims.seq if shown is None else min(shown, seat.claims.seq)
 
 
 def chosen_command() -> str:
@@ -121,9 +161,16 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     game_id, index = seat.claims.game_id, seat.claims.seat
     shown = svc.show(game_id, seat.email)
     token = links().play(game_id, index, shown["seq"])
-    receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in (result.events if result else [])]
+    rules = svc.kernel.rules(svc.load(game_id))
+    names = [s["name"] for s in shown["seats"]]
+    receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash,
+                "text": svc.describe_event(rules, e, index, shown["status"] == "ended", names)}
+               for e in (result.events if result else [])]
     return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
                            next_url=url_for("play.page", token=token),
+                           audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])
+                           if receipt else None,
+                           verify_url=url_for("proof.verify", game_id=game_id),
                            home_url=url_for("home.page", token=home_token(seat.email)))
 
 
@@ -158,8 +205,11 @@ def preview(token: str) -> Any:
         after = previewed[0]
         view = svc.kernel.rules(after).view(after.game, index)
     shown = svc.show(game_id, seat.email)
+    formatted = rules.format(state.game, action)
+    legal = svc.legal(game_id, seat.email)
     return render_template("web/preview.html", token=token, csrf=links().csrf(token), text=text,
-                           formatted=rules.format(state.game, action),
+                           seq=expected_seq(seat), formatted=formatted,
+                           in_words=said(choices(shown["game_type"], shown["view"], legal), formatted),
                            view=view, hidden=hidden, game=shown, name=seat.name,
                            board=board_template(shown["game_type"]))
 
@@ -170,20 +220,20 @@ def act(token: str) -> Any:
     text = chosen_command()
     try:
         result = service().act_as(seat.claims.game_id, seat.claims.seat, text,
-                                  cause=Cause("link", seat.claims.cause()), expected_seq=seat.claims.seq)
-    except (ActionError, ServiceError) as err:
+                                  cause=Cause("link", seat.claims.cause()), expected_seq=expected_seq(seat))
+    except (ActionError, ServiceError, ConcurrencyError) as err:
         raise refuse_on_page(token, seat, err) from None
     return done_page(seat, f"Done: {text}", result)
 
 
 @bp.post("/<token>/undo")
 def undo(token: str) -> Any:
-    with _write_lock:
-        seat = posted_seat(token)
-        try:
-            result = service().undo(seat.claims.game_id, seat.email, cause=Cause("link", seat.claims.cause()))
-        except (ActionError, ServiceError) as err:
-            raise refuse_on_page(token, seat, err) from None
+    seat = posted_seat(token)
+    try:
+        result = service().undo(seat.claims.game_id, seat.email, cause=Cause("link", seat.claims.cause()),
+                                expected_seq=expected_seq(seat))
+    except (ActionError, ServiceError, ConcurrencyError) as err:
+        raise refuse_on_page(token, seat, err) from None
     return done_page(seat, "Your last action was taken back", result)
 
 
@@ -195,27 +245,27 @@ def undo_request(token: str) -> Any:
         raise PageError(400, "Reason too long", f"A reason has at most {MAX_REASON} characters.", "bad_field")
     try:
         result = service().request_undo(seat.claims.game_id, seat.claims.seat, reason,
-                                        cause=Cause("link", seat.claims.cause()), expected_seq=seat.claims.seq)
-    except (ActionError, ServiceError) as err:
+                                        cause=Cause("link", seat.claims.cause()), expected_seq=expected_seq(seat))
+    except (ActionError, ServiceError, ConcurrencyError) as err:
         raise refuse_on_page(token, seat, err) from None
     return done_page(seat, "Your request was sent to the other players", result)
 
 
 @bp.post("/<token>/orders")
 def orders(token: str) -> Any:
-    with _write_lock:
-        seat = posted_seat(token)
-        topic, answer = request.form.get("topic", ""), request.form.get("answer", "")
-        allowed = {o["topic"] for o in standing_orders(seat, service().show(seat.claims.game_id, seat.email))}
-        if topic not in allowed:
-            raise PageError(400, "Unknown decision", "There is no such out-of-turn decision to set an order for.",
-                            "bad_field")
-        if answer not in STANDING_ANSWERS:
-            raise PageError(400, "Bad answer", f"A standing order is one of {', '.join(STANDING_ANSWERS)}.",
-                            "bad_field")
-        try:
-            result = service().set_standing_order(seat.claims.game_id, seat.claims.seat, topic, answer,
-                                                  cause=Cause("link", seat.claims.cause()))
-        except (ActionError, ServiceError) as err:
-            raise refuse_on_page(token, seat, err) from None
+    seat = posted_seat(token)
+    topic, answer = request.form.get("topic", ""), request.form.get("answer", "")
+    allowed = {o["topic"] for o in standing_orders(seat, service().show(seat.claims.game_id, seat.email))}
+    if topic not in allowed:
+        raise PageError(400, "Unknown decision", "There is no such out-of-turn decision to set an order for.",
+                        "bad_field")
+    if answer not in STANDING_ANSWERS:
+        raise PageError(400, "Bad answer", f"A standing order is one of {', '.join(STANDING_ANSWERS)}.",
+                        "bad_field")
+    try:
+        result = service().set_standing_order(seat.claims.game_id, seat.claims.seat, topic, answer,
+                                              cause=Cause("link", seat.claims.cause()),
+                                              expected_seq=expected_seq(seat))
+    except (ActionError, ServiceError, ConcurrencyError) as err:
+        raise refuse_on_page(token, seat, err) from None
     return done_page(seat, f"Standing order saved: {answer}", result)

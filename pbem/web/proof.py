@@ -15,20 +15,18 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 
+from pbem import witness
 from pbem.errors import NotFound
 from pbem.service import ServiceError
-from pbem.web.common import PageError, board_template, check_game, read_play, read_token, service
+from pbem.web.common import (PageError, board_template, check_game, number, optional_number, read_play, read_token,
+                             service)
 
 bp = Blueprint("proof", __name__)
 
 
-def number(name: str) -> int | None:
-    value = request.args.get(name, "").strip()
-    if not value:
-        return None
-    if not value.isdigit() or len(value) > 9:
-        raise PageError(400, "Not a move number", f"{name} must be a move number, like 12.", "bad_field")
-    return int(value)
+def move_number(name: str) -> int | None:
+    """A move number from the query (``at``, ``turn``, ``seq``), or None if not given."""
+    return optional_number(request.args.get(name), name, "a move number, like 12")
 
 
 def given(args: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +37,7 @@ def replay_page(game_id: str, seat: int | None, everything: bool, link: Any, **e
     """The replay page; ``link(**args)`` makes the URL of another step or perspective."""
     with_undone = request.args.get("undone") == "1"
     try:
-        at = number("turn") or number("at")
+        at = move_number("turn") or move_number("at")
         shown = service().replay(game_id, at, seat=seat, everything=everything, with_undone=with_undone)
     except ServiceError as err:
         raise PageError(404 if isinstance(err, NotFound) else 403, "Not available", str(err), "refused") from None
@@ -53,9 +51,9 @@ def public_replay(game_id: str) -> Any:
     who = request.args.get("as", "public")
     seat, everything = None, who == "all"
     if who not in ("public", "all"):
-        if not who.isdigit() or int(who) >= len(service().players(game_id)):
+        seat = number(who, "as", "public, all, or a seat number")
+        if seat >= len(service().players(game_id)):
             raise PageError(400, "No such reader", "Choose public, all, or a seat number.", "bad_field")
-        seat = int(who)
     if (everything or seat is not None) and not service().timeline_ended(game_id):
         raise PageError(403, "Not while the game runs",
                         "A player's view and everything hidden are shown here only once the game has ended. "
@@ -102,32 +100,66 @@ def audit_page(game_id: str, seq: int, reader: int | None, back_url: str) -> Any
     return render_template("web/audit.html", a=found, game_id=game_id, back_url=back_url)
 
 
-@bp.get("/play/<token>/audit/<int:seq>")
-def player_audit(token: str, seq: int) -> Any:
+@bp.get("/play/<token>/audit/<seq>")
+def player_audit(token: str, seq: str) -> Any:
     player = read_play(token)
-    return audit_page(player.claims.game_id, seq, player.claims.seat,
-                      url_for("proof.player_replay", token=token, at=seq))
+    event = number(seq, "The event number", "a number, like 12")
+    return audit_page(player.claims.game_id, event, player.claims.seat,
+                      url_for("proof.player_replay", token=token, at=event))
 
 
-@bp.get("/organise/<token>/audit/<int:seq>")
+@bp.get("/organise/<token>/audit/<seq>")
 @bp.get("/organise/<token>/audit")
-def organiser_audit(token: str, seq: int | None = None) -> Any:
+def organiser_audit(token: str, seq: str | None = None) -> Any:
     claims = read_token("organiser", token)
     check_game(claims.subject)
-    seq = seq or number("seq")
-    if seq is None:
+    event = number(seq, "The event number", "a number, like 12") if seq is not None else move_number("seq")
+    if event is None:
         raise PageError(400, "Which event?", "Give the number of the event to audit.", "bad_field")
-    return audit_page(claims.subject, seq, None, url_for("organise.show", token=token))
+    return audit_page(claims.subject, event, None, url_for("organise.show", token=token))
 
 
 # ---- verification and the record ------------------------------------------------------------
+
+WITNESS_BYTES = 4 * 1024 * 1024  # a few dozen saved mails; the rest of the site takes far less
+WITNESS_FILES = 100
+
 
 @bp.get("/games/<game_id>/verify")
 def verify(game_id: str) -> Any:
     check_game(game_id)
     svc = service()
-    shown = svc.show(game_id)
-    return render_template("web/verify.html", game=shown, report=svc.verify(game_id),
+    return _verify_page(game_id, svc.verify(game_id))
+
+
+@bp.post("/games/<game_id>/verify")
+def verify_witnesses(game_id: str) -> Any:
+    """Verification with the chain heads a player saved: uploaded mails or receipts, or their lines pasted.
+
+    It only reads, so it needs no link and no CSRF token: anyone may check a game against their mail.
+    """
+    check_game(game_id)
+    request.max_content_length = WITNESS_BYTES
+    uploads = request.files.getlist("witness")[:WITNESS_FILES]
+    files = [(upload.filename or "upload", upload.read(witness.MAX_BYTES)) for upload in uploads if upload]
+    pasted = request.form.get("pasted", "")
+    if pasted.strip():
+        files.append(("pasted text", pasted.encode("utf-8", errors="replace")))
+    found = witness.read(game_id, files)
+    if not found:
+        raise PageError(400, "No witness found", f"Nothing you gave names a chain head of game {game_id}. Give saved "
+                        "mails of this game, or paste their line 'Witness: game ..., event ..., hash ...'.",
+                        "no_witness")
+    return _verify_page(game_id, service().verify(game_id, found), witnesses=found)
+
+
+def _verify_page(game_id: str, report: Any, witnesses: Any = ()) -> Any:
+    svc = service()
+    try:
+        shown: dict[str, Any] | None = svc.show(game_id)
+    except Exception:  # a log that cannot even be replayed: the report below says where it breaks
+        shown = None
+    return render_template("web/verify.html", game_id=game_id, game=shown, report=report, witnesses=witnesses,
                            back_url=url_for("games.page", game_id=game_id))
 
 

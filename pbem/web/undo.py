@@ -11,14 +11,15 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
-from events.handling import Cause
+from events.handling import Cause, StaleCommand
 from events.rules import ActionError
+from events.store import ConcurrencyError
 from pbem.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
 from pbem.links import UndoClaims
 from pbem.service import ServiceError
 from pbem.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed, moves
-from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links, read_token,
-                             sentence, service)
+from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links,
+                             moved_on_meanwhile, posted_seq, read_token, reader_zone, sentence, service)
 
 bp = Blueprint("undo", __name__, url_prefix="/undo")
 
@@ -40,19 +41,21 @@ def read_link(token: str) -> tuple[UndoClaims, Request]:
     return claims, found
 
 
-def page(token: str, claims: UndoClaims, found: Request, *, chosen: str = "", done: str = "") -> str:
+def page(token: str, claims: UndoClaims, found: Request, *, chosen: str = "", done: str = "",
+         refusal: PageError | None = None) -> Any:
     svc = service()
     state = svc.load(claims.game_id)
     names = [s.name for s in state.config.seats]
     shown = found.to_json(names)
     email = next(str(p["email"]) for p in svc.players(claims.game_id) if p["seat"] == claims.seat)
-    return render_template(
-        "web/undo.html", token=token, csrf=links().csrf(token), game_id=claims.game_id,
+    shown = render_template(
+        "web/undo.html", token=token, csrf=links().csrf(token), game_id=claims.game_id, seq=state.seq, refusal=refusal,
         title=svc.kernel.rules(state).title, name=names[claims.seat], req=shown,
         moves=moves(svc, state, found, claims.seat), your_answer=found.answers.get(claims.seat), chosen=chosen,
         waiting=[names[s] for s in found.waiting_for()], result=RESULTS.get(found.status, ""), done=done,
         play_url=url_for("play.page", token=links().play(claims.game_id, claims.seat, state.seq)),
-        home_url=url_for("home.page", token=home_token(email)))
+        home_url=url_for("home.page", token=home_token(email)), tz=reader_zone(email))
+    return (shown, refusal.status) if refusal is not None else shown
 
 
 @bp.get("/<token>")
@@ -66,13 +69,18 @@ def show(token: str) -> Any:
 def answer(token: str) -> Any:
     claims, _ = read_link(token)
     check_csrf(token, request.form.get("csrf"))
+    seq = posted_seq()
     choice = request.form.get("answer", "")
     if choice not in UNDO_ANSWERS:
         raise PageError(400, "No answer chosen", "Choose Approve or Refuse.", "bad_field")
     svc = service()
     try:
         result = svc.answer_undo(claims.game_id, claims.request, claims.seat, choice,
-                                 cause=Cause("link", claims.cause()))
+                                 cause=Cause("link", claims.cause()), expected_seq=seq)
+    except (StaleCommand, ConcurrencyError):
+        found = svc.undo_request(claims.game_id, claims.request)
+        assert found is not None
+        return page(token, claims, found, refusal=moved_on_meanwhile())
     except RequestClosed as err:
         raise PageError(409, "Request closed", sentence(str(err)), "request_closed") from None
     except AlreadyAnswered as err:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
 import json
 import os
@@ -51,6 +50,8 @@ from typing import Any, Callable, Mapping
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+
+from bench.timing import timed  # noqa: E402
 
 from marshmallow import Schema, fields  # noqa: E402
 
@@ -153,14 +154,6 @@ def new_counter_game(kernel: Kernel, events: int) -> str:
 # ---- measuring -----------------------------------------------------------------------------
 
 
-def timed(fn: Callable[[], Any]) -> float:
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        fn()
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
 
 
 def median(values: list[float]) -> float:

@@ -17,18 +17,18 @@ Times are medians, with the garbage collector off during each timed call. A scri
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from bench.timing import timed  # noqa: E402
 
 from events.audit import verify_chain  # noqa: E402
 from events.handling import Cause  # noqa: E402
@@ -37,14 +37,6 @@ from pbem.service import Player, Service  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 
 
-def timed(call: Callable[[], Any]) -> float:
-    gc.disable()
-    try:
-        start = time.perf_counter()
-        call()
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
 
 
 def finished_game(service: Service, events: int) -> str:
@@ -118,7 +110,7 @@ def main() -> None:
         floor_times.append(timed(lambda: verify_chain(service.store.read(game_id))))
         verify_times.append(timed(lambda: service.verify(game_id)))
     report = service.verify(game_id)
-    assert report.ok and len(report.checks) == 3, report.to_json()
+    assert report.ok and any("decided again" in c for c in report.checks), report.to_json()
     results["verify, ms"] = statistics.median(verify_times) * 1000
     results["read + rehash, ms"] = statistics.median(floor_times) * 1000
     results["b. verify / read + rehash"] = results["verify, ms"] / results["read + rehash, ms"]

@@ -132,6 +132,9 @@ def prompt_sound(state: State, seat: int, legal: list[dict[str, Any]]) -> None:
     if p.kind == "interrupt":
         assert p.topic.startswith("emerald.") and p.answers
         assert all(a in legal for a in p.answers.values())
+    if state.interrupt:     # a targeted player: the same question whatever they hold
+        assert p.topic == "emerald.interrupt" and sorted(p.answers) == ["decline", "use"], p
+        assert "Sherlock" not in p.text and "Vampire" not in p.text, p.text
 
 
 def accepts_listed(state: State, seat: int, legal: list[dict[str, Any]], rnd: Any, k: int = 3) -> None:

@@ -225,6 +225,7 @@ def test_assassinating_an_agent_with_a_vp_box_keeps_the_agent_on_the_card() -> N
     _paris(g)
     give(g, 0, S(2), S(3), S(6))
     g.do("assassinate agent of bob in Paris with 202 using 203 206")
+    g.do("decline", seat=1)                       # bob is always asked; holding nothing, he lets it happen
     s = g.state
     assert s.city("paris").agents[1] == 0 and s.players[1].stock_agents == 9
     assert [(k.card, k.victim, k.vp) for k in s.players[0].kills] == [(S(2), 1, 3)]
@@ -239,6 +240,7 @@ def test_assassinating_without_a_box_returns_the_agent_and_the_enabling_bombs_do
     legal = [a for a in RULES.legal_actions(g.state, 0) if a["kind"] == "assassinate" and a["target"] == 1]
     assert legal == [{"kind": "assassinate", "city": "paris", "target": 1, "card": 4, "bombs": [203, 206]}]
     g.do("assassinate agent of bob in Paris with 4 using 203 206")
+    g.do("decline", seat=1)
     assert g.state.players[1].stock_agents == 10 and nechaev in g.state.removed
 
 
@@ -258,6 +260,7 @@ def test_several_assassinations_in_one_action_in_the_chosen_order() -> None:
     put(g, "paris", 0, agents=3)      # five agents: every assassination is paid by agents alone
     give(g, 0, S(2), 39)
     g.do("assassinate agent of cat in Paris with 39")
+    g.do("decline", seat=2)
     assert g.state.pend() == {"step": "assassinate_more"}
     g.do("assassinate royalty in Paris with 202")
     s = g.state

@@ -54,6 +54,7 @@ def test_cthulhu_clears_a_city() -> None:
     stack = g.state.city("paris").stack
     give(g, 0, 31)
     g.do("play Cthulhu: Paris")
+    g.do("decline", seat=1)                       # the one victim is asked (not ann: it is her Cthulhu)
     c = g.state.city("paris")
     assert c.stack == () and set(stack) <= set(g.state.removed)
     assert c.agents == (0, 0, 0) and c.cubes == (0, 0, 0) and c.zombies == (0, 0, 0)
@@ -94,6 +95,7 @@ def test_fenians_doubles_agents_and_is_one_use() -> None:
     put(g, "rome", 1, agents=1)
     give(g, 0, 39, 32)
     g.do("assassinate agent of bob in Paris with 39 using 32")    # 2 agents x 2 = 4 bomb points
+    g.do("decline", seat=1)
     assert 32 in g.state.removed and g.state.city("paris").agents[1] == 0
 
 
@@ -130,6 +132,7 @@ def test_hired_assassin_is_an_ordinary_assassination_card() -> None:
     put(g, "rome", 1, agents=1)
     give(g, 0, 39)
     g.do("assassinate agent of bob in Paris with 39")
+    g.do("decline", seat=1)
     assert [k.vp for k in g.state.players[0].kills] == [3]
 
 
@@ -169,6 +172,7 @@ def test_irene_adler_replaces_any_agent() -> None:
     put(g, "rome", 1, agents=1)
     give(g, 0, 8)
     g.do("play Irene Adler: agent of bob in Cairo")
+    g.do("decline", seat=1)
     assert g.state.city("cairo").agents == (1, 0, 0) and g.state.players[1].stock_agents == 9
     assert 8 in g.state.removed
 
@@ -232,6 +236,7 @@ def test_shoggoth_eliminates_another_players_agent_anywhere_and_scores_its_box()
     legal = [a for a in RULES.legal_actions(g.state, 0) if a.get("card") == 54]
     assert all(a["player"] != 0 for a in legal)
     g.do("play Shoggoth: agent of bob in Vienna")
+    g.do("decline", seat=1)
     assert [k.vp for k in g.state.players[0].kills] == [3] and 54 in g.state.players[0].kept
 
 
@@ -286,6 +291,7 @@ def test_vampires_replace_an_agent_where_you_have_one() -> None:
     legal = [a for a in RULES.legal_actions(g.state, 0) if a.get("card") == 62]
     assert legal == [{"kind": "play", "card": 62, "player": 1, "city": "rome"}]
     g.do("play Vampires: agent of bob in Rome")
+    g.do("decline", seat=1)
     assert g.state.city("rome").agents == (2, 0, 0) and 62 in g.state.players[0].kept
 
 
@@ -319,8 +325,30 @@ def test_yog_sothoth_takes_agents_for_loyalist_points() -> None:
     assert s.owed == ((0, 3),)
     for _ in range(3):
         g.do("place agent in Cairo")
-    g.do("done")
-    assert g.state.actions_done == 1
+    assert g.state.actions_done == 1 and not g.state.pend()
+
+
+def test_yog_sothoth_ends_with_the_reveal_the_new_agents_cannot_be_taken() -> None:
+    g = started()
+    put(g, "paris", 0, agents=1)
+    put(g, "rome", 0, agents=1)
+    set_player(g, 0, identity="loyalist")
+    give(g, 0, 58)
+    g.do("play Yog-Sothoth")
+    g.do("take agent from Paris")
+    events = g.do("take agent from Rome")         # the last agent: reveal, and the card's effect is over
+    assert g.types(events) == ["AgentRemoved", "VPScored", "IdentityRevealed", "AgentsOwed", "StepSet",
+                               "ActionCompleted"]
+    assert events[-2].payload["step"] is None
+    for _ in range(3):
+        g.do("place agent in Cairo", seat=0)
+    s = g.state
+    assert s.pend() == {} and s.city("cairo").agents[0] == 3
+    legal = RULES.legal_actions(s, 0)
+    assert not [a for a in legal if a["kind"] in ("yog_take", "done")]
+    assert s.players[0].vp_loyal == 2 and s.players[0].yog == 2 and s.actions_done == 1
+    with pytest.raises(IllegalAction):
+        g.do("take agent from Cairo", seat=0)
 
 
 def test_zombies_remove_one_agent_per_zombie_city_then_place_two() -> None:
@@ -334,6 +362,7 @@ def test_zombies_remove_one_agent_per_zombie_city_then_place_two() -> None:
     g.do("play Zombies")
     assert g.state.pend() == {"step": "zombie_remove", "cities": ["paris", "rome"]}
     g.do("kill agent of bob in Paris with zombies")
+    g.do("decline", seat=1)
     g.do("skip")
     g.do("place zombie in London")
     g.do("place zombie in London")

@@ -88,3 +88,29 @@ def test_decide_accepts_only_the_listed_dicts() -> None:
         g.act(0, {"kind": "place", "city": "paris", "count": 3, "cards": [201, 204], "note": "hi"})
     g.act(0, {"kind": "place", "city": "paris", "count": 3, "cards": [201, 204]})
     assert g.state.city("paris").cubes[0] == 3
+
+
+def test_the_help_in_an_error_names_no_card_of_anyone() -> None:
+    """The parser does not know who asks, so its examples use N for "a card of your hand"."""
+    import re
+    s = Game.new(3).state
+    with pytest.raises(InvalidAction) as refused:
+        RULES.parse(s, "dance a jig")
+    assert "using N" in str(refused.value) and not re.search(r"(using|with|discard) \d", str(refused.value))
+
+
+def test_a_prompt_in_the_middle_of_an_action_says_what_to_do_in_words() -> None:
+    from pbem.games.emerald.engine import STEP_WORDS
+    from tests.emerald.harness import random_playout
+    seen: set[str] = set()
+
+    def check(game: Game, seat: int, legal: list[dict[str, object]]) -> None:
+        for prompt in RULES.prompts(game.state).values():
+            assert "_" not in prompt.text and "(" + "zombie place" not in prompt.text, prompt.text
+            step = game.state.pend()
+            if prompt.kind == "turn" and step and step["step"] in STEP_WORDS:
+                assert STEP_WORDS[step["step"]] in prompt.text
+                seen.add(step["step"])
+
+    random_playout(3, seed=5, check=check)
+    assert seen  # some steps were met

@@ -16,7 +16,8 @@ def _kill_last_agent(victim_identity: str):  # type: ignore[no-untyped-def]
     put(g, "paris", 0, cubes=1, agents=4)
     put(g, "paris", 1, agents=1)
     give(g, 0, start_card(0, "S002"))
-    events = g.do("assassinate agent of bob in Paris with 202")
+    g.do("assassinate agent of bob in Paris with 202")
+    events = g.do("decline", seat=1)              # bob is asked first, and lets it happen
     return g, events
 
 

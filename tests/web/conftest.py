@@ -77,6 +77,13 @@ def csrf_of(page: str) -> str:
     return page[start:page.index('"', start)]
 
 
+def seq_of(page: str) -> str:
+    """The move a page's first form is bound to (its hidden ``seq`` field)."""
+    marker = 'type="hidden" name="seq" value="'
+    start = page.index(marker) + len(marker)
+    return page[start:page.index('"', start)]
+
+
 def text(response: Any) -> str:
     return str(response.get_data(as_text=True))
 

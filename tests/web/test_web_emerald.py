@@ -32,16 +32,16 @@ def test_the_emerald_board_shows_the_readers_secrets_and_nobody_elses(client: Fl
     ann, ben = state.game.players[0], state.game.players[1]
     catalog = state.game.cat.cards
     page = text(client.get(f"/play/{links.play(game_id, 0, state.seq)}"))
-    assert '<div class="emerald-board">' in page and "<h3>Cities</h3>" in page and "<h3>Players</h3>" in page
-    assert f"<strong>{ann.identity.replace('_', ' ')}</strong>" in page
-    for card in ann.hand:
-        assert f"<strong>{catalog[card].name}</strong> <span class=\"small\">{catalog[card].number}" in page
-    assert not ben.revealed and '<span class="small">secret</span>' in page  # Ben's side stays secret
-    assert page.count("<th scope=\"row\">Hand</th>") == 1  # one hand drawn: Ann's (the view holds no other)
-    assert "assumed values</summary>" in page  # the assumed data is folded away, not spread over the page
+    assert '<div class="emerald-board">' in page and "<svg" in page and "<h3>Players</h3>" in page
+    assert f"You are <strong>{ann.identity.replace('_', ' ').capitalize()}</strong>" in page
+    for card in ann.hand:  # each card by the number the commands accept, not its printed S-number
+        assert f'<span class="num">{card}</span> <strong>{catalog[card].name}</strong>' in page
+    assert not ben.revealed and 'data-label="Identity">secret</td>' in page  # Ben's side stays secret
+    assert page.count("<h3>Your hand</h3>") == 1  # one hand drawn: Ann's (the view holds no other)
+    assert "Some card values are assumed" in page and f"/games/{game_id}/assumed" in page  # one sentence, a link
+    assert "cities.berlin" not in page
     public = text(client.get(f"/games/{game_id}"))
-    assert "<h3>You</h3>" not in public and "<h3>Cities</h3>" in public
-
+    assert "<h3>Your hand</h3>" not in public and "<svg" in public
 
 def test_the_emerald_board_draws_every_phase(client: FlaskClient, service: Service) -> None:
     game_id = service.create_game("emerald", [ANN, BEN], seed="phases").after.game_id

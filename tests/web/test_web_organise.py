@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from pbem.delivery import DEADLINE_EXTENDED, GAME_PAUSED, GAME_RESUMED
-from web.conftest import Game, text
+from web.conftest import Game, seq_of, text
 
 
 def organiser(game: Game) -> str:
@@ -22,16 +22,19 @@ def test_the_organiser_pauses_resumes_and_extends_with_reasons(client: FlaskClie
     assert page.status_code == 200 and "Pause the game" in text(page) and "Ann" in text(page)
     csrf = game.links.csrf(token)
     before = len(events(game))
-    paused = client.post(f"/organise/{token}", data={"csrf": csrf, "what": "pause", "reason": "Ann travels"})
+    paused = client.post(f"/organise/{token}", data={"csrf": csrf, "seq": seq_of(text(page)), "what": "pause",
+                                                     "reason": "Ann travels"})
     assert paused.status_code == 200 and "The game is paused" in text(paused) and "Resume the game" in text(paused)
     found = game.service.store.read(game.id)[before:]
     assert [e.type for e in found] == [GAME_PAUSED] and found[0].payload["reason"] == "Ann travels"
     assert found[0].actor == "organiser" and found[0].cause["via"] == "link" and found[0].cause["link"]
-    again = client.post(f"/organise/{token}", data={"csrf": csrf, "what": "pause"})
+    again = client.post(f"/organise/{token}", data={"csrf": csrf, "seq": seq_of(text(paused)), "what": "pause"})
     assert again.status_code == 409 and "already paused" in text(again)
-    resumed = client.post(f"/organise/{token}", data={"csrf": csrf, "what": "resume", "reason": "back"})
+    resumed = client.post(f"/organise/{token}", data={"csrf": csrf, "seq": seq_of(text(paused)), "what": "resume",
+                                                      "reason": "back"})
     assert resumed.status_code == 200 and GAME_RESUMED in events(game)
-    extended = client.post(f"/organise/{token}", data={"csrf": csrf, "what": "extend", "hours": "12"})
+    extended = client.post(f"/organise/{token}", data={"csrf": csrf, "seq": seq_of(text(resumed)), "what": "extend",
+                                                       "hours": "12"})
     assert extended.status_code == 200 and "12 hours later" in text(extended)
     assert events(game)[-1] == DEADLINE_EXTENDED
 

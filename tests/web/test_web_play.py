@@ -9,7 +9,8 @@ from web.conftest import Game, csrf_of, text
 
 def test_the_play_page_shows_the_private_view_the_prompt_the_choices_and_the_log(client: FlaskClient,
                                                                                 game: Game) -> None:
-    response = client.get(f"/play/{game.token(0)}")
+    token = game.token(0)  # once: a link signed in another second is another string
+    response = client.get(f"/play/{token}")
     page = text(response)
     assert response.status_code == 200
     assert "Ann, it is your move" in page and "Your decision: your turn" in page
@@ -17,7 +18,7 @@ def test_the_play_page_shows_the_private_view_the_prompt_the_choices_and_the_log
     assert "<td>9</td>" in page or "<li>9</li>" in page          # Ann's own hand, drawn as a table
     assert "Deadline:" in page and " UTC" in page
     assert "game created for Ann, Ben" in page                  # the log since the start
-    assert f'action="/play/{game.token(0)}/preview"' in page
+    assert f'action="/play/{token}/preview"' in page
 
 
 def test_a_get_changes_nothing_and_asks_browsers_to_keep_and_leak_nothing(client: FlaskClient, game: Game) -> None:
@@ -31,7 +32,7 @@ def test_a_get_changes_nothing_and_asks_browsers_to_keep_and_leak_nothing(client
 
 def test_the_other_seat_sees_no_action_form_and_not_anns_cards(client: FlaskClient, game: Game) -> None:
     page = text(client.get(f"/play/{game.token(1)}"))
-    assert "Ben, nothing to do for now" in page and "Waiting for: Ann (your turn)" in page
+    assert "Ben, nothing to do for now" in page and "Waiting for: Ann (their turn)" in page
     assert 'name="choice"' not in page and "<li>14</li>" not in page
 
 
@@ -77,10 +78,10 @@ def test_confirming_plays_the_action_and_shows_the_receipt(client: FlaskClient, 
     events = game.service.store.read(game.id, before)
     assert [e.type for e in events][:2] == ["dice.Bet", "dice.TurnEnded"]
     for event in events:
-        assert f"<td>{event.seq}</td>" in page and event.hash in page
+        assert f'<td data-label="Event">{event.seq}</td>' in page and event.hash in page
     assert events[0].cause["via"] == "link" and events[0].cause["text"] == "bet 3" and events[0].cause["link"]
     assert "Waiting for: Ben" in page
-    assert f'href="/play/{game.token(0)}"' in page               # a fresh link at the new move
+    assert f'href="/play/{game.id}.0.{game.seq()}.' in page     # a fresh link at the new move
 
 
 def test_undo_is_offered_after_an_undoable_action_and_takes_it_back(client: FlaskClient, game: Game) -> None:
@@ -154,3 +155,11 @@ def test_the_last_move_ends_the_game_and_the_page_shows_the_outcome(client: Flas
     page = text(client.get(f"/play/{game.token(0)}"))
     assert "the game is over" in page and "Game over" in page and "(winner)" in page
     assert 'name="choice"' not in page and "Standing orders" not in page
+
+
+def test_a_players_page_counts_no_event_numbers_and_the_public_page_keeps_them(client: FlaskClient,
+                                                                             game: Game) -> None:
+    play = text(client.get(f"/play/{game.token(0)}"))
+    public = text(client.get(f"/games/{game.id}"))
+    assert "game created for Ann, Ben" in play and '<th scope="col">Event</th>' not in play
+    assert '<th scope="col">Event</th>' in public  # the public page is where the record is checked

@@ -159,12 +159,13 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
         elsewhere.close()
 
 
-def test_a_receipt_mail_links_the_audit_of_the_move_the_verification_and_the_replay(client: FlaskClient,
+def test_a_mail_with_a_receipt_links_the_audit_of_the_move_the_verification_and_the_replay(client: FlaskClient,
                                                                                     game: Game) -> None:
     from delivery import html_of, mails_to, parse, text_of
     from pbem.mail.outbox import message_of
     result = game.service.act(game.id, ANN.email, "bet 2", cause=Cause("cli"))
-    receipt = parse(message_of(mails_to(game.service, ANN.email)[-1]))
+    game.service.act(game.id, BEN.email, "bet 1", cause=Cause("cli"))
+    receipt = parse(message_of(mails_to(game.service, ANN.email)[-1]))  # folded into her next turn's mail
     body = text_of(receipt)
     urls = {label: re.search(rf"{label}: http://[^/]+(/\S+)", body)[1]  # type: ignore[index]
             for label in ("Audit this move", "Verify the whole game", "Replay the game as you saw it")}

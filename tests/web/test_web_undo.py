@@ -11,7 +11,7 @@ from events.handling import Cause
 from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.mail.outbox import message_of
 from pbem.service import Player
-from web.conftest import Game, csrf_of, text
+from web.conftest import Game, csrf_of, seq_of, text
 from web.test_web_links import expired, tampered
 
 CAT = Player("cat@example.org", "Cat")
@@ -73,7 +73,7 @@ def test_the_mailed_approve_link_shows_the_request_and_its_button_takes_the_move
     assert "I misread my hand" in shown and "Bet" in shown and "You followed the link to <strong>approve</strong>" in shown
     assert written(game) == before, "following a link changes nothing"
     path = links["approve"].split("?")[0]
-    response = client.post(path, data={"csrf": csrf_of(shown), "answer": "approve"})
+    response = client.post(path, data={"csrf": csrf_of(shown), "seq": seq_of(shown), "answer": "approve"})
     done = text(response)
     assert response.status_code == 200 and "the moves were taken back" in done
     assert "This request is closed" in done
@@ -87,7 +87,7 @@ def test_the_refuse_link_keeps_the_moves_and_tells_the_asker(client: FlaskClient
     ann_asks(client, game)
     path = mailed_links(game, "ben@example.org")["refuse"].split("?")[0]
     page = text(client.get(path))
-    response = client.post(path, data={"csrf": csrf_of(page), "answer": "refuse"})
+    response = client.post(path, data={"csrf": csrf_of(page), "seq": seq_of(page), "answer": "refuse"})
     assert response.status_code == 200 and "You refused" in text(response)
     assert game.service.load(game.id).game.scores == (3, 2)
     last = game.service.store.query("SELECT kind, to_addr FROM outbox ORDER BY created_at DESC LIMIT 1")[0]
@@ -99,10 +99,11 @@ def test_the_refuse_link_keeps_the_moves_and_tells_the_asker(client: FlaskClient
 def test_a_closed_request_shows_so_and_takes_no_second_answer(client: FlaskClient, game: Game) -> None:
     ann_asks(client, game)
     path = mailed_links(game, "ben@example.org")["approve"].split("?")[0]
-    csrf = csrf_of(text(client.get(path)))
-    assert client.post(path, data={"csrf": csrf, "answer": "refuse"}).status_code == 200
+    shown = text(client.get(path))
+    csrf, seq = csrf_of(shown), seq_of(shown)
+    assert client.post(path, data={"csrf": csrf, "seq": seq, "answer": "refuse"}).status_code == 200
     before = written(game)
-    again = client.post(path, data={"csrf": csrf, "answer": "approve"})
+    again = client.post(path, data={"csrf": csrf, "seq": seq, "answer": "approve"})
     assert again.status_code == 409 and "closed already: refused" in text(again)
     page = text(client.get(path))
     assert "This request is closed" in page and 'name="answer"' not in page
@@ -141,11 +142,12 @@ def test_a_second_answer_is_refused_and_the_page_says_who_is_awaited(client: Fla
         service.act_as(three, seat, "bet 1", cause=Cause("cli"))
     request = service.request_undo(three, 0, "", cause=Cause("cli")).events[0].payload["request"]
     token = game.links.undo(three, request, 1)
-    csrf = csrf_of(text(client.get(f"/undo/{token}")))
-    first = client.post(f"/undo/{token}", data={"csrf": csrf, "answer": "approve"})
+    shown = text(client.get(f"/undo/{token}"))
+    csrf = csrf_of(shown)
+    first = client.post(f"/undo/{token}", data={"csrf": csrf, "seq": seq_of(shown), "answer": "approve"})
     assert first.status_code == 200 and "You approved. Still waiting for Cat." in text(first)
     seq = service.store.last(three)[0]
-    second = client.post(f"/undo/{token}", data={"csrf": csrf, "answer": "refuse"})
+    second = client.post(f"/undo/{token}", data={"csrf": csrf, "seq": seq_of(shown), "answer": "refuse"})
     assert second.status_code == 409 and "answered this request already" in text(second)
     assert service.store.last(three)[0] == seq
     assert "Your answer: approve" in text(client.get(f"/undo/{token}"))
@@ -160,13 +162,17 @@ def test_the_organiser_sees_the_request_and_decides_it(client: FlaskClient, game
     page = text(client.get(f"/organise/{token}"))
     assert "Ann asks to take back moves" in page and f'name="request" value="{request}"' in page
     assert 'value="undo-approve"' in page and 'value="undo-refuse"' in page
-    response = client.post(f"/organise/{token}", data={"csrf": csrf_of(page), "what": "undo-approve",
+    response = client.post(f"/organise/{token}", data={"csrf": csrf_of(page), "seq": seq_of(page), "what": "undo-approve",
                                                        "request": request, "reason": "a slip"})
     assert response.status_code == 200 and "the moves were taken back" in text(response)
     decided = [e for e in game.service.store.read(game.id) if e.type.startswith("pbem.Undo")][-2:]
     assert [e.actor for e in decided] == ["organiser", "organiser"] and decided[0].cause["via"] == "link"
     assert decided[-1].type == UNDO_REQUEST_CLOSED and decided[-1].payload["result"] == "approved"
     before = written(game)
-    again = client.post(f"/organise/{token}", data={"csrf": csrf_of(page), "what": "undo-refuse", "request": request})
+    again = client.post(f"/organise/{token}", data={"csrf": csrf_of(page), "seq": seq_of(text(response)),
+                                                    "what": "undo-refuse", "request": request})
     assert again.status_code == 409 and "closed already" in text(again)
+    stale = client.post(f"/organise/{token}", data={"csrf": csrf_of(page), "seq": seq_of(page), "what": "undo-refuse",
+                                                    "request": request})
+    assert stale.status_code == 409 and "moved on while you were deciding" in text(stale)
     assert written(game) == before

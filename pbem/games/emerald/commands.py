@@ -95,6 +95,21 @@ def parse_card(state: State, text: str) -> int:
                           + ": give the number, e.g. 'play " + str(min(found)) + "'.")
 
 
+def _starting_numbers(state: State, text: str) -> str:
+    """A starting card's printed number (S010) read as the number the commands use (310 for the second seat).
+
+    Only the deciding player's own starting cards are meant, so the seat is the one deciding now.
+    """
+    if not re.search(r"\bs[0-9]{3}\b", text):
+        return text
+    from pbem.games.emerald.data import start_card_id
+    from pbem.games.emerald.engine import acting
+    who = acting(state)
+    if who is None:
+        return text
+    return re.sub(r"\bs([0-9]{3})\b", lambda m: str(start_card_id(who[0], "S" + m[1])), text)
+
+
 def _cards(text: str | None) -> list[int]:
     if not text:
         return []
@@ -195,17 +210,20 @@ def _format_args(state: State, a: Mapping[str, Any]) -> str:
 
 # --- parse ----------------------------------------------------------------------------------
 
-HELP = ("Commands: pass; place 2 cubes in Paris using 201 204; claim London using 205; retrieve 1 cube using 207; "
-        "move 1 agent using 208; move markers: restorationist using 16; assassinate royalty in Paris with 39 "
-        "using 14; assassinate agent of bob in Rome with 202; discard 201 203; play Okhrana: cube of bob in Rome; "
-        "use Sherlock Holmes; decline; done.")
+# No card numbers in the examples: an error names only the asking player's own cards, and the parser does not
+# know who asks. N stands for the number of a card in your hand; your page and mail list what you can play now.
+HELP = ("Commands, where N is the number of a card in your hand: pass; place 2 cubes in Paris using N N; "
+        "claim London using N; retrieve 1 cube using N; move 1 agent using N; "
+        "move markers: restorationist using N; assassinate royalty in Paris with N using N; "
+        "assassinate agent of bob in Rome with N; discard N N; play CARD NAME: cube of bob in Rome; "
+        "use CARD NAME; decline; done. Your page and your mail list the commands you can play now.")
 
 
 def parse_command(state: State, text: str) -> Action:
     if not isinstance(text, str) or not text.strip():
         raise InvalidAction("Empty command. " + HELP)
     raw = text.strip().rstrip(".")
-    t = _fold(raw)
+    t = _starting_numbers(state, _fold(raw))
     if t in ("pass", "done", "skip", "decline"):
         return {"kind": t}
     if t in ("end turn", "end my turn", "end"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ RECORD_FIELDS = {
     "game_cards": {"name", "copies", "symbols", "text", "text_type"},
 }
 STARTING_CARD_TOTAL = 10
+
+_DIGITS = re.compile(r"[0-9]{1,3}")  # ASCII: str.isdigit() also takes "²", which int() refuses
 
 
 def _read_default() -> dict[str, Any]:
@@ -223,7 +226,7 @@ def validate(raw: Mapping[str, Any], overridden: list[str] | None = None) -> dic
             continue
         seen_c.add(cid)
         num = c.get("number")
-        if not isinstance(num, str) or not num.isdigit():
+        if not isinstance(num, str) or not _DIGITS.fullmatch(num):
             problems.append(f"{where}.number: a three-digit string")
             num = "0"
         cities.append({"id": cid, "name": str(c.get("name", cid)), "number": num,
@@ -243,7 +246,7 @@ def validate(raw: Mapping[str, Any], overridden: list[str] | None = None) -> dic
             continue
         seen_r.add(city)
         num = r.get("number")
-        if not isinstance(num, str) or not num.isdigit():
+        if not isinstance(num, str) or not _DIGITS.fullmatch(num):
             problems.append(f"{where}.number: a three-digit string")
             num = "0"
         royalty.append({"city": city, "number": num, "name": str(r.get("name", "")),
@@ -265,7 +268,7 @@ def validate(raw: Mapping[str, Any], overridden: list[str] | None = None) -> dic
                 continue
             seen.add(num)
             digits = num[1:] if section == "starting_cards" else num
-            if not digits.isdigit() or int(digits) < 1 or int(digits) > 999:
+            if not _DIGITS.fullmatch(digits) or int(digits) < 1 or int(digits) > 999:
                 problems.append(f"{where}.number: must be digits 001-999" + (" after S" if section == "starting_cards" else ""))
                 digits = "1"
             copies = _int(rec.get("copies", 1), f"{where}.copies", problems, 0 if section == "game_cards" else 1, 9)

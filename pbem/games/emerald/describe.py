@@ -28,6 +28,11 @@ def _card(card: Any) -> str:
         return f"card {card}"
 
 
+def _n(count: Any, noun: str) -> str:
+    """``1 cube``, ``2 cubes``: counted as people write it."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def _city(city: Any) -> str:
     names = _cat().city_names
     return str(names.get(city, city))
@@ -64,16 +69,16 @@ def describe(event: Event, seat: int | None) -> str:
         "DeckShuffled": lambda: f"{s}'s deck is shuffled.",
         "DiscardReshuffled": lambda: f"{s} shuffles {p['count']} discarded cards into a new deck.",
         "CardsDrawn": lambda: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
-        "CardsDrawnCount": lambda: f"{s} draws {p['count']} card(s).",
+        "CardsDrawnCount": lambda: f"{s} draws {_n(p['count'], 'card')}.",
         "IdentityDealt": lambda: f"{s} is a {p['identity'].capitalize()}.",
         "IdentitiesDealt": lambda: f"{p['count']} Secret Identity cards are dealt.",
         "FirstPlayerChosen": lambda: f"{s} goes first.",
-        "AgentPlaced": lambda: f"{s} places {p.get('count', 1)} agent(s) in {_city(p['city'])}.",
-        "AgentRemoved": lambda: f"{s} loses {p.get('count', 1)} agent(s) from {_city(p['city'])}"
+        "AgentPlaced": lambda: f"{s} places {_n(p.get('count', 1), 'agent')} in {_city(p['city'])}.",
+        "AgentRemoved": lambda: f"{s} loses {_n(p.get('count', 1), 'agent')} from {_city(p['city'])}"
                                 + {"trophy": " (onto the assassin's card)", "migo": " (onto Mi-Go)",
                                    "yog": " (onto Yog-Sothoth)"}.get(p["to"], "") + ".",
         "AgentMoved": lambda: f"{s} moves an agent from {_city(p['from'])} to {_city(p['to'])}.",
-        "CubesMoved": lambda: f"{s} moves {p['count']} cube(s) from {_where(p['from'])} to {_where(p['to'])}.",
+        "CubesMoved": lambda: f"{s} moves {_n(p['count'], 'cube')} from {_where(p['from'])} to {_where(p['to'])}.",
         "CubesCleared": lambda: f"The cubes in {_city(p['city'])} leave: {s}'s to Limbo, the others' to their stock.",
         "CardsPlayed": lambda: f"{s} plays {', '.join(_card(c) for c in p['cards'])}"
                                + {"removed": " (out of the game)", "kept": " (beside their identity card)"}.get(p["to"], "")
@@ -85,22 +90,22 @@ def describe(event: Event, seat: int | None) -> str:
         "KillScored": lambda: f"{s} scores {p['amount']} VP for assassinating an agent of {_p(p['victim'])}.",
         "MarkerMoved": lambda: f"The {'Restorationist' if p['track'] == 'resto' else 'Loyalist'} marker moves to {p['to']}.",
         "SanityRolled": lambda: f"{s} rolls the Sanity die: {'insanity!' if p['face'] == 'insane' else 'blank'}.",
-        "SanityChanged": lambda: f"{s} now has {p['to']} sanity token(s).",
+        "SanityChanged": lambda: f"{s} now has {_n(p['to'], 'sanity token')}.",
         "RoyaltyTaken": lambda: f"{s} {'assassinates' if p['how'] == 'assassinated' else 'hides'} {_card(p['card'])}.",
         "IdentityRevealed": lambda: f"{s} reveals: {p['side'].capitalize()}.",
         "IdentityLooked": lambda: f"{s} looks at {_p(p['target'])}'s Secret Identity card.",
         "IdentitySeen": lambda: f"{s} sees that {_p(p['target'])} holds a {p['identity'].capitalize()} card.",
         "SideChanged": lambda: f"{s} has a Change of Heart.",
         "BlackHandPlayed": lambda: f"{s} plays The Black Hand.",
-        "ZombiesPlaced": lambda: f"{s} places {p['count']} zombie(s) in {_city(p['city'])}.",
-        "ZombiesRemoved": lambda: f"{p['count']} zombie(s) leave {_city(p['city'])}.",
+        "ZombiesPlaced": lambda: f"{s} places {_n(p['count'], 'zombie')} in {_city(p['city'])}.",
+        "ZombiesRemoved": lambda: f"{_n(p['count'], 'zombie')} leave{'s' if p['count'] == 1 else ''} {_city(p['city'])}.",
         "ZombieCardsVoided": lambda: "The Zombie and Vampire cards are out of the game.",
         "StepSet": lambda: f"{s} goes on with the action." if p.get("step") else f"{s} finishes the step.",
         "ActionCompleted": lambda: f"{s} completes action {p.get('number', '')}.",
-        "InterruptOffered": lambda: f"{s} may play an interrupt.",
-        "InterruptAnswered": lambda: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'does not interrupt'}.",
+        "InterruptOffered": lambda: f"{s} may respond.",
+        "InterruptAnswered": lambda: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'lets it happen'}.",
         "InterruptClosed": lambda: "The interrupt window closes.",
-        "AgentsOwed": lambda: f"{s} must place {p['count']} agent(s).",
+        "AgentsOwed": lambda: f"{s} must place {_n(p['count'], 'agent')}.",
         "TurnStarted": lambda: f"Turn {p['turn']}: {s} to play.",
         "GameEnded": lambda: "The game is over: " + ", ".join(f"seat {k} is {v}" for k, v in sorted(p["sides"].items())) + ".",
     }

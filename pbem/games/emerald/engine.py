@@ -127,6 +127,41 @@ def default_action(state: State, seat: int, legal: list[Action]) -> Action:
     return legal[0]
 
 
+INTERRUPT_TOPIC = "emerald.interrupt"
+
+THREATS = {"assassinate": "assassinate one of your agents in {city}",
+           "shoggoth": "eliminate one of your agents in {city} with Shoggoth",
+           "replace": "replace one of your agents in {city} with one of their own",
+           "zombie": "remove one of your agents in {city} with a zombie",
+           "cthulhu": "destroy everything in {city}, your agents included, with Cthulhu"}
+
+
+def interrupt_prompt(state: State, seat: int) -> Prompt:
+    """The question put to a targeted player: the same words, topic and answers whatever they hold.
+
+    ``use`` plays the first card that can stop the effect, or lets it happen when they hold none, so
+    that a standing order answers at once either way and nobody learns a hand from being asked.
+    """
+    effect = state.intr()["effect"]
+    actor = state.names[effect["seat"]]
+    what = THREATS[effect["type"]].format(city=state.cat.city_names.get(effect.get("city", ""), "a city"))
+    decline: Action = {"kind": "decline"}
+    held = interrupt_cards(state, seat, effect["type"])
+    use: Action = {"kind": "interrupt", "card": held[0]} if held else decline
+    return Prompt(seat, "interrupt", f"{actor} is about to {what}. Will you stop it?", decline,
+                  INTERRUPT_TOPIC, {"use": use, "decline": decline})
+
+
+# What each step of an action asks, in the game's words (a prompt never shows a step's name).
+STEP_WORDS = {
+    "assassinate_more": "assassinate another agent, or stop (done)",
+    "move": "move your agents, or stop (done)",
+    "retrieve": "take back your cubes",
+    "yog": "take your agents with Yog-Sothoth",
+    "zombie_place": "place your zombies",
+    "zombie_remove": "remove an agent with your zombies, or skip",
+}
+
 TEXTS = {
     "setup": "Place one of your agents in a city (setup).",
     "owed": "Your identity is revealed: place agents until you have three on the board.",
@@ -148,22 +183,11 @@ def prompts(state: State) -> dict[int, Prompt]:
             return {}
         default = default_action(state, seat, legal)
     if kind == "interrupt":
-        info = state.intr()
-        held = interrupt_cards(state, seat, info["effect"]["type"])
-        holder = [state.cat.cards[c] for c in held]
-        topic = "emerald.sherlock" if any(c.text == "sherlock" for c in holder) else "emerald.vampires"
-        what = {"assassinate": "assassinate one of your agents", "shoggoth": "eliminate one of your agents",
-                "replace": "replace one of your agents", "zombie": "remove one of your agents with a zombie",
-                "cthulhu": "destroy everything in a city where you have agents"}[info["effect"]["type"]]
-        actor = state.names[info["effect"]["seat"]]
-        names = " or ".join(c.label for c in holder)
-        use = {"kind": "interrupt", "card": held[0]}
-        return {seat: Prompt(seat, "interrupt", f"{actor} is about to {what}. Play {names} to stop it?",
-                             {"kind": "decline"}, topic, {"use": use, "decline": {"kind": "decline"}})}
+        return {seat: interrupt_prompt(state, seat)}
     if kind == "owed":
         left = state.owed[0][1]
         p_kind = "turn" if seat == state.active else "interrupt"
-        return {seat: Prompt(seat, p_kind, f"Your identity is revealed: place {left} more agent(s).", default,
+        return {seat: Prompt(seat, p_kind, f"Your identity is revealed: place {left} more agent{'s' if left != 1 else ''}.", default,
                              "emerald.loyalist_agents" if p_kind == "interrupt" else "",
                              {"default": default} if p_kind == "interrupt" else {})}
     if kind == "setup":
@@ -174,7 +198,7 @@ def prompts(state: State) -> dict[int, Prompt]:
     elif step["step"] == "end_of_turn":
         text = "Your two actions are done: play free actions, or end your turn (done)."
     else:
-        text = f"Continue your action ({step['step'].replace('_', ' ')})."
+        text = "Continue your action: " + STEP_WORDS.get(step["step"], "make the next choice") + "."
     return {seat: Prompt(seat, "turn", text, default)}
 
 
@@ -323,8 +347,13 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
     elif kind == "yog_take":
         ctx.emit("AgentRemoved", {"seat": seat, "city": a["city"], "to": "yog", "by": seat})
         score(ctx, seat, 1, "loyal", "Yog-Sothoth")
-        flow.set_step(ctx, {"step": "yog", "taken": step["taken"] + 1})
-        check_agents(ctx, seat)
+        if ctx.s.agents_on_board(seat) == 0:
+            # The card's effect ends with the reveal: the agents a Loyalist then places are not its to take.
+            check_agents(ctx, seat)
+            flow.set_step(ctx, None)
+            flow.complete_action(ctx)
+        else:
+            flow.set_step(ctx, {"step": "yog", "taken": step["taken"] + 1})
     elif kind == "zombie_kill":
         flow.eliminate(ctx, {"type": "zombie", "seat": seat, "city": a["city"], "victim": a["player"]},
                        {"then": "zombies", "cities": step["cities"][1:]})

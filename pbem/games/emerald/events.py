@@ -83,7 +83,7 @@ EVENT_TYPES: tuple[EventType, ...] = (
     _t("ZombieCardsVoided", "Society of Leopold: the Zombie and Vampire cards are out of the game."),
     _t("StepSet", "The next step of the acting player's action.", seat=Int(), step=Raw(allow_none=True)),
     _t("ActionCompleted", "One of the two actions of a turn is done.", seat=_seat(), number=Int()),
-    _t("InterruptOffered", "A player holding Sherlock Holmes or Vampires may stop an action.", seat=_seat(),
+    _t("InterruptOffered", "A targeted player is asked whether to stop an action (every one is asked, whatever they hold).", seat=_seat(),
        effect=Raw(required=True), cont=Raw(required=True)),
     _t("InterruptAnswered", "The interrupt was used or declined.", seat=_seat(), used=fields.Boolean(required=True),
        card=Int(allow_none=True), effect=Str()),

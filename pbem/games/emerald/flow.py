@@ -11,7 +11,6 @@ from pbem.games.emerald.effects import (
     check_end,
     clear_cubes,
     draw,
-    interrupt_cards,
     play_cards,
     roll_sanity,
     score,
@@ -67,19 +66,20 @@ def end_turn(ctx: Ctx) -> None:
 # --- eliminations that another player may negate -----------------------------------------
 
 def eliminate(ctx: Ctx, effect: dict[str, Any], cont: dict[str, Any]) -> None:
-    """Offer the victims an interrupt, or resolve ``effect`` at once, then go on with ``cont``."""
-    kind = effect["type"]
-    if kind == "cthulhu":
-        queue = [v for v in _cthulhu_victims(ctx, effect) if interrupt_cards(ctx.s, v, kind)]
+    """Ask the victims whether to stop ``effect`` (or resolve it at once), then go on with ``cont``.
+
+    Every targeted player is asked, whatever they hold: being asked must not tell anyone that they hold
+    Sherlock Holmes or Vampires. One who holds neither can only let it happen (docs/emerald-rulings.md, 6).
+    """
+    if effect["type"] == "cthulhu":
+        queue = _cthulhu_victims(ctx, effect)
         if queue:
             effect = {**effect, "queue": queue[1:]}
             _offer(ctx, queue[0], effect, cont)
             return
     else:
-        victim = effect["victim"]
-        if interrupt_cards(ctx.s, victim, kind):
-            _offer(ctx, victim, effect, cont)
-            return
+        _offer(ctx, effect["victim"], effect, cont)
+        return
     resolve(ctx, effect)
     proceed(ctx, cont)
 
@@ -93,7 +93,7 @@ def _cthulhu_victims(ctx: Ctx, effect: dict[str, Any]) -> list[int]:
 
 
 def _offer(ctx: Ctx, victim: int, effect: dict[str, Any], cont: dict[str, Any]) -> None:
-    # The public event does not say which card the victim holds: legal_actions reads it from the hand.
+    # Public, and the same whatever the victim holds: legal_actions reads their cards from the hand.
     ctx.emit("InterruptOffered", {"seat": victim, "effect": effect, "cont": cont})
 
 

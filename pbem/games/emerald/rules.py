@@ -25,6 +25,9 @@ class EmeraldRules:
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
+    # Offered to every player from the start, so that setting an order tells nothing about a hand.
+    standing_order_topics = {engine.INTERRUPT_TOPIC: "When one of your agents is targeted: play Sherlock Holmes "
+                             "or Vampires if you hold one that can stop it (always), or let it happen (never)."}
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)

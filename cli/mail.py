@@ -1,0 +1,78 @@
+"""``pbem mail``: the outbox, what was sent, what waits, what failed, what is being sent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from cli.common import load_settings, open_service, print_json
+
+
+@click.group()
+def mail() -> None:
+    """The outbox: what was sent, what waits, what failed."""
+
+
+def _counts(found: dict[str, Any]) -> str:
+    counts = found["counts"]
+    line = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("pending", "sent", "failed"))
+    sending = sum(not c["lapsed"] for c in found["claims"])
+    return line + (f" ({sending} being sent now)" if sending else "")
+
+
+@mail.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: {counts, trouble, claims}.")
+@click.pass_context
+def mail_status(ctx: click.Context, as_json: bool) -> None:
+    """Count mails by status; list every failed or retrying one with its last error, and every one being sent.
+
+    Example: pbem mail status
+    """
+    from pbem.mail.dispatch import status
+
+    with open_service(ctx) as service:
+        found = status(service.store)
+        if as_json:
+            print_json(found)
+            return
+        click.echo(_counts(found))
+        for row in found["trouble"]:
+            click.echo(f"{row['status']:<8} {row['to_addr']}  {row['subject']}  attempts {row['attempts']}  "
+                       f"{'next ' + row['due_at'] if row['status'] == 'pending' else ''}  {row['last_error']}")
+        for row in found["claims"]:
+            if row["lapsed"]:
+                click.echo(f"lapsed   {row['to_addr']}  {row['subject']}  claimed by {row['claimed_by']} until "
+                           f"{row['claim_until']}: that sender stopped; the next run sends it again")
+            else:
+                click.echo(f"sending  {row['to_addr']}  {row['subject']}  by {row['claimed_by']} "
+                           f"(claimed until {row['claim_until']})")
+
+
+@mail.command("send")
+@click.pass_context
+def mail_send(ctx: click.Context) -> None:
+    """Send the due mails now, once (what the scheduler does every few seconds).
+
+    Safe beside a running worker: each mail is claimed by one sender before it is sent.
+    Example: pbem mail send
+    """
+    from pbem.mail.dispatch import status
+    from pbem.scheduler import Jobs
+
+    Jobs(load_settings(ctx)).send_mail()
+    with open_service(ctx) as service:
+        click.echo(_counts(status(service.store)))
+
+
+@mail.command("retry")
+@click.pass_context
+def mail_retry(ctx: click.Context) -> None:
+    """Queue every failed mail again (after fixing the cause, e.g. the SMTP settings).
+
+    Example: pbem mail retry
+    """
+    from pbem.mail.dispatch import retry_failed
+
+    with open_service(ctx) as service:
+        click.echo(f"{retry_failed(service.store)} mail(s) queued again")

@@ -1,0 +1,144 @@
+"""How a game looks to a player: the presentation beside each game's rules.
+
+A game is its rules (``events.rules.Rules``) and its presentation. The presentation turns a
+*view* (what ``rules.view(state, seat)`` returned, nothing more) into what a player reads:
+
+* ``scene(view)``: a JSON-able picture in the game's own words: whose turn and what is asked,
+  the board, the hand as cards (each with the number the commands accept), the table's public
+  state. No state keys, no step names: only words and numbers a player would use.
+* ``svg(scene)``: the board as inline SVG for pages (drawn on the server; no JavaScript).
+* ``text_board(scene)``: the board, the hand and the table as plain lines of at most 78
+  columns, for the text part of mails (a terminal mail client shows it as is).
+* ``assumed(view)``: the game data that is assumed rather than printed, grouped for a page.
+* ``group(view, legal)``: the legal actions grouped by kind, in words: ``[(group label,
+  [(command text, label in words)])]``; ``legal`` holds ``{"text", "action"}`` entries, the
+  command text is the one the player would type. Without it the choices are one group, each
+  labelled by its command (``choices`` below).
+* optionally ``short_name`` (``Emerald``: the name mail subjects start with) and
+  ``turn_label(view)`` (``turn 6, action 2 of 2``: the turn in a few words, for subjects).
+* the templates that draw a scene: ``web_template`` (a page partial) and ``mail_html_template``
+  (tables only: many mail clients strip SVG).
+
+Games without a presentation are drawn by the generic renderer (``templates/web/_view.html``,
+``templates/mail/_view.*``), which shows the view as nested tables: a fallback only.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from pbem.games import BUILTIN
+
+LINE_WIDTH = 78
+FOLD_OVER = 12  # a group of more choices than this is folded on the page (unless it is the only one)
+
+
+@runtime_checkable
+class Presentation(Protocol):
+    """What pages and mails need to show one game type."""
+
+    name: str                # the game type, as the rules name it
+    web_template: str        # e.g. "web/games/emerald.html"; it gets ``scene``, ``svg`` and ``seat``
+    mail_html_template: str  # e.g. "mail/games/emerald.html"; it gets ``scene``
+
+    def scene(self, view: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    def svg(self, scene: Mapping[str, Any]) -> str: ...
+
+    def text_board(self, scene: Mapping[str, Any]) -> list[str]: ...
+
+    def assumed(self, view: Mapping[str, Any]) -> list[dict[str, Any]]: ...
+
+    def group(self, view: Mapping[str, Any],
+              legal: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[tuple[str, str]]]]: ...
+
+
+_registered: dict[str, Presentation] = {}
+
+
+def register(presentation: Presentation) -> None:
+    _registered[presentation.name] = presentation
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
+
+
+def lookup(game_type: str) -> Presentation | None:
+    """The presentation of ``game_type``: a registered one, or a built-in game's ``present`` module's
+    ``PRESENTATION``; None means the generic renderer."""
+    if game_type in _registered:
+        return _registered[game_type]
+    module = BUILTIN.get(game_type)
+    if module is None:
+        return None
+    try:
+        found = importlib.import_module(f"{module}.present")
+    except ModuleNotFoundError as missing:
+        if missing.name != f"{module}.present":
+            raise
+        return None
+    presentation: Presentation | None = getattr(found, "PRESENTATION", None)
+    return presentation
+
+
+def present(game_type: Any, view: Any) -> dict[str, Any] | None:
+    """For templates: the scene of ``view`` with its presentation, or None (use the generic renderer)."""
+    if not isinstance(game_type, str) or not isinstance(view, Mapping):
+        return None
+    presentation = lookup(game_type)
+    if presentation is None:
+        return None
+    scene = presentation.scene(view)
+    return {"scene": scene, "presentation": presentation, "web_template": presentation.web_template,
+            "mail_html_template": presentation.mail_html_template}
+
+
+def choices(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The legal actions as a page shows them: groups ``{label, folded, choices: [{text, label}]}``.
+
+    A game's ``group`` names the groups and says each action in words; without one (or with a
+    view it cannot read) every action is in one group, labelled by its command. Every legal
+    command is in exactly one group, in the order the game gave (missing ones join a last group).
+    """
+    presentation = lookup(game_type) if isinstance(game_type, str) else None
+    grouped: list[tuple[str, list[tuple[str, str]]]] = []
+    if presentation is not None and hasattr(presentation, "group") and isinstance(view, Mapping):
+        grouped = presentation.group(view, legal)
+    texts = [str(entry["text"]) for entry in legal]
+    seen = {text for _, items in grouped for text, _ in items}
+    rest = [(text, text) for text in texts if text not in seen]
+    if rest:
+        grouped.append(("Choose an action" if not grouped else "Other actions", rest))
+    groups = [{"label": label, "choices": [{"text": text, "label": words} for text, words in items]}
+              for label, items in grouped if items]
+    for g in groups:
+        g["folded"] = len(groups) > 1 and len(g["choices"]) > FOLD_OVER
+    return groups
+
+
+def said(groups: Sequence[Mapping[str, Any]], text: str) -> str | None:
+    """The action with command ``text`` in words ("Place cubes — 1 cube in Berlin, ..."), if it is among ``groups``."""
+    for g in groups:
+        for choice in g["choices"]:
+            if choice["text"] == text:
+                return str(choice["label"]) if choice["label"] == text else f"{g['label']} — {choice['label']}"
+    return None
+
+
+def short_name(game_type: Any, title: str) -> str:
+    """The game's name as mail subjects give it: the presentation's ``short_name``, else the rules' title."""
+    presentation = lookup(game_type) if isinstance(game_type, str) else None
+    return str(getattr(presentation, "short_name", "") or title)
+
+
+def turn_label(game_type: Any, view: Any) -> str | None:
+    """Where the game stands in a few words (``turn 6, action 2 of 2``), if the presentation says it."""
+    presentation = lookup(game_type) if isinstance(game_type, str) else None
+    label = getattr(presentation, "turn_label", None)
+    if label is None or not isinstance(view, Mapping):
+        return None
+    words = label(view)
+    return str(words) if words else None

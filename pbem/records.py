@@ -1,0 +1,110 @@
+"""Game records: export, the record a reader may see, and reading a record back for import.
+
+The format is ``docs/record-format.md``: a header line, then one event a line.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any, Iterable, Sequence
+
+from marshmallow import ValidationError
+
+from events import audit
+from events.envelope import Event, is_hidden, payload_commitment, payload_hash, payload_salt
+from events.replay import GameState, Replayer
+from events.schema import GAME_ENDED, EnvelopeSchema
+from events.store import SQLiteEventStore
+from pbem.errors import ServiceError
+
+RECORD_FORMAT = "pbem-game-record"
+RECORD_VERSION = 1
+
+
+def export(store: SQLiteEventStore, state: GameState[Any], players: list[dict[str, Any]] | None,
+           seed: str | None) -> Iterable[str]:
+    """The whole record as JSON lines; ``players`` and ``seed`` only when the secrets are asked for."""
+    header: dict[str, Any] = {
+        "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "game_id": state.game_id,
+        "game_type": state.game_type, "rules_version": state.rules_version,
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
+    }
+    if players is not None:
+        header["players"] = players
+    if seed is not None:
+        header["seed"] = seed
+    yield json.dumps(header, sort_keys=True, ensure_ascii=False)
+    for event in store.read(state.game_id):
+        yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
+
+
+def redact(event: Event, seat: int | None, ended: bool, salt_seed: str | None) -> dict[str, Any]:
+    """The event's record for a reader at ``seat`` (None: a spectator).
+
+    A payload they may not see is withheld, and only its commitment shown: in a salted game
+    (``salt_seed`` is its seed) an HMAC under the event's secret salt, which no guess of the
+    payload can be checked against. A hidden payload they may see comes with its salt, so the
+    reader can check it against the chain. In a game recorded before salting the digest is
+    the payload's plain sha256, as the event's hash already implies.
+    """
+    record = event.to_record()
+    if not event.visibility.allows(seat, finished=ended):
+        record["payload"] = None
+        if salt_seed is None:
+            record["payload_sha256"] = payload_hash(event.payload)
+        else:
+            record["payload_commitment"] = payload_commitment(event.payload, payload_salt(salt_seed, event.seq))
+    elif salt_seed is not None and is_hidden(event.visibility):
+        record["payload_salt"] = payload_salt(salt_seed, event.seq)
+    return record
+
+
+def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
+    """Read and validate a record's lines; raises ``ServiceError`` naming the first bad line."""
+    rows = [line for line in lines if line.strip()]
+    if not rows:
+        raise ServiceError("the record is empty")
+    try:
+        header = json.loads(rows[0])
+    except json.JSONDecodeError as err:
+        raise ServiceError(f"line 1 is not JSON: {err}") from None
+    if not isinstance(header, dict) or header.get("format") != RECORD_FORMAT:
+        raise ServiceError(f"line 1 is not a {RECORD_FORMAT} header")
+    if header.get("format_version") != RECORD_VERSION:
+        raise ServiceError(f"record format version {header.get('format_version')} is not supported "
+                           f"(this pbem reads version {RECORD_VERSION})")
+    schema = EnvelopeSchema()
+    events = []
+    for number, line in enumerate(rows[1:], start=2):
+        try:
+            record = json.loads(line)
+            schema.load(record)
+        except json.JSONDecodeError as err:
+            raise ServiceError(f"line {number} is not JSON: {err}") from None
+        except ValidationError as err:
+            raise ServiceError(f"line {number} is not a valid event: {err.messages}") from None
+        if record["payload"] is None:
+            raise ServiceError(f"line {number}: event {record['seq']} has its payload withheld; "
+                               "only a full record can be imported")
+        events.append(Event.from_record(record))
+    if not events or events[0].game_id != header.get("game_id"):
+        raise ServiceError("the record's events do not belong to the game in its header")
+    return header, events
+
+
+def check(replayer: Replayer, header: dict[str, Any], events: Sequence[Event]) -> tuple[str, list[dict[str, Any]]]:
+    """Verify a parsed record whole; its seed (the header's, or the one revealed at the end) and seats.
+
+    :raises ServiceError: an unfinished game's record without its seed, or any failed check.
+    """
+    ended = [e for e in events if e.type == GAME_ENDED]
+    seed = header.get("seed") or (str(ended[-1].payload["seed"]) if ended else None)
+    if seed is None:
+        raise ServiceError("this record of an unfinished game has no seed, so it could not go on here; "
+                           "export it with --with-secrets")
+    report = audit.verify(replayer, events, header.get("seed"))
+    if not report.ok:
+        raise ServiceError(f"the record does not verify: {report.failure}")
+    return seed, list(header["seats"])

@@ -1,0 +1,132 @@
+"""Nothing a reader may not know reaches them on any channel, in seeded random games of every game.
+
+At every move, for every seat and the spectator: the game as shown (view, ``waiting_for``, the prompt),
+every mail composed for them (subject, text and HTML); every few moves also the log (with its deadline
+reasons), the replay, the web pages and the JSON API. Each game's probe (``tests/leaks``) names what the
+reader may not know at that moment; none of it may appear. Records before the end are refused on the web.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from events.handling import Cause
+from pbem.games import all_games
+from pbem.links import Links
+from pbem.mail.render import environment
+from pbem.service import Player, Service
+from pbem.web import create_app
+from tests.leaks import PROBES, Secrets
+
+PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve")]
+SOON, EVERY = 60, 20  # the slower channels are read at each of the first moves, then every few moves
+GAMES = [(game_type, seats, seed) for game_type in sorted(all_games())
+         for seats, seed in ((3, 11), (4, 12))]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Flask:
+    return create_app({"instance": tmp_path / "inst", "secret_key": "leak-test-key", "TESTING": True})
+
+
+@pytest.fixture
+def service(app: Flask) -> Iterator[Service]:
+    svc = Service.open(app.config["PBEM_SETTINGS"])
+    yield svc
+    svc.close()
+
+
+def test_every_registered_game_has_a_probe() -> None:
+    assert set(all_games()) <= set(PROBES)
+
+
+class Reader:
+    """One seat, or the spectator, and everything that reaches them."""
+
+    def __init__(self, service: Service, client: FlaskClient, links: Links, game_id: str, seat: int | None) -> None:
+        self.service, self.client, self.links, self.game_id, self.seat = service, client, links, game_id, seat
+        self.email = PLAYERS[seat].email if seat is not None else None
+        self.mails_read: set[str] = set()
+
+    def shown(self) -> Channels:
+        return {"show": data(self.service.show(self.game_id, self.email))}
+
+    def mails(self) -> Channels:
+        rows = self.service.store.query("SELECT id, draft FROM outbox WHERE game_id = ? AND to_addr = ?",
+                                        (self.game_id, self.email or ""))
+        env = environment()
+        found: Channels = {}
+        for row in (r for r in rows if r["id"] not in self.mails_read):
+            draft = json.loads(row["draft"])
+            found[f"mail {row['id']} ({draft['template']})"] = ("\n".join([
+                draft["subject"],
+                env.get_template(f"mail/{draft['template']}.txt").render(**draft["context"]),
+                env.get_template(f"mail/{draft['template']}.html").render(**draft["context"])]), None)
+            self.mails_read.add(str(row["id"]))
+        return found
+
+    def everything_else(self) -> Channels:
+        svc, gid = self.service, self.game_id
+        found = {"log": data(svc.log(gid, self.email)), "replay": data(svc.replay(gid, seat=self.seat))}
+        if self.seat is None:
+            pages = {"page": f"/games/{gid}", "api": f"/api/games/{gid}", "replay page": f"/games/{gid}/replay"}
+        else:
+            token = self.links.play(gid, self.seat, svc.store.last(gid)[0])
+            pages = {"page": f"/play/{token}", "api": f"/api/play/{token}", "replay page": f"/play/{token}/replay"}
+        for name, url in pages.items():
+            response = self.client.get(url)
+            assert response.status_code == 200, (url, response.status_code)
+            found[name] = (response.get_data(as_text=True), response.get_json() if response.is_json else None)
+        return found
+
+
+Channels = dict[str, tuple[str, Any]]
+
+
+def data(value: Any) -> tuple[str, Any]:
+    """A JSON channel: its text and its data, so card ids are looked for too."""
+    return json.dumps(value), value
+
+
+def scan(channels: Channels, secrets: Secrets, who: str, seq: int) -> None:
+    for channel, (text, value) in channels.items():
+        leaked = secrets.find(text, value)
+        assert not leaked, f"{who} reads {leaked} in the {channel} at event {seq}"
+
+
+@pytest.mark.parametrize("game_type,seats,seed", GAMES)
+def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: Service, game_type: str,
+                                                          seats: int, seed: int) -> None:
+    client, links = app.test_client(), app.extensions["pbem.links"]
+    game_id = service.create_game(game_type, PLAYERS[:seats], seed=f"leaks-{seed}").after.game_id
+    readers = [Reader(service, client, links, game_id, seat) for seat in [None, *range(seats)]]
+    probes = [PROBES[game_type](reader.seat) for reader in readers]
+    pick, read = random.Random(seed), 0
+    for move in range(100_000):
+        state = service.load(game_id)
+        if state.ended:
+            break
+        events = service.store.read(game_id, read)
+        read = state.seq
+        slow = move < SOON or move % EVERY == 0
+        for reader, probe in zip(readers, probes):
+            secrets = probe(state, events)
+            channels = {**reader.shown(), **reader.mails()}
+            if slow:
+                channels.update(reader.everything_else())
+            scan(channels, secrets, "the spectator" if reader.seat is None else PLAYERS[reader.seat].name, state.seq)
+        if slow:
+            assert client.get(f"/games/{game_id}/record.jsonl").status_code in (403, 404)
+        rules = service.kernel.rules(state)
+        seat = pick.choice(sorted(rules.prompts(state.game)))
+        legal = rules.legal_actions(state.game, seat)
+        doing = [a for a in legal if a["kind"] not in ("pass", "discard")] or legal  # games end sooner
+        service.act_as(game_id, seat, pick.choice(doing), cause=Cause("test"))
+    assert service.load(game_id).ended
