@@ -16,6 +16,11 @@ A game is its rules (``events.rules.Rules``) and its presentation. The presentat
   labelled by its command (``choices`` below).
 * optionally ``short_name`` (``Emerald``: the name mail subjects start with) and
   ``turn_label(view)`` (``turn 6, action 2 of 2``: the turn in a few words, for subjects).
+* optionally ``touches(view, action)``: the things on the table an action is about, as keys
+  (``city:paris``, ``card:310``), with ``pick_name(view, key)`` saying a key in words. With them
+  a player picks by clicking: a city on the board or a card in the hand links to the play page
+  with ``?on=KEY``, which offers first the choices about that thing (``picks`` and ``focus``
+  below); ``svg(scene, links)`` then draws each linked thing as a link (``links``: key -> URL).
 * the templates that draw a scene: ``web_template`` (a page partial) and ``mail_html_template``
   (tables only: many mail clients strip SVG).
 
@@ -26,6 +31,7 @@ Games without a presentation are drawn by the generic renderer (``templates/web/
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -117,6 +123,43 @@ def choices(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> li
     for g in groups:
         g["folded"] = len(groups) > 1 and len(g["choices"]) > FOLD_OVER
     return groups
+
+
+def picks(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """What a player can click to narrow the choices: ``{key: number of legal actions about it}``
+    (empty when the game's presentation has no ``touches``)."""
+    presentation = lookup(game_type) if isinstance(game_type, str) else None
+    touches = getattr(presentation, "touches", None)
+    if touches is None or not isinstance(view, Mapping):
+        return {}
+    counts: dict[str, int] = {}
+    for entry in legal:
+        for key in dict.fromkeys(touches(view, entry.get("action") or {})):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def focus(game_type: Any, view: Any, groups: Sequence[Mapping[str, Any]], legal: Sequence[Mapping[str, Any]],
+          on: str) -> dict[str, Any] | None:
+    """The choices about one clicked thing ``on`` (a key of ``picks``): ``{key, name, choices: [{text, label}]}``,
+    each labelled as in its group; None when nothing legal is about it."""
+    presentation = lookup(game_type) if isinstance(game_type, str) else None
+    touches = getattr(presentation, "touches", None)
+    if touches is None or not isinstance(view, Mapping) or not on:
+        return None
+    texts = [str(entry["text"]) for entry in legal if on in touches(view, entry.get("action") or {})]
+    if not texts:
+        return None
+    name = getattr(presentation, "pick_name", lambda _view, key: key)(view, on)
+    return {"key": on, "name": str(name), "choices": [{"text": t, "label": said(groups, t) or t} for t in texts]}
+
+
+def board_svg(shown: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
+    """The board of a ``present`` result as SVG, its clickable things linked when the game draws links."""
+    presentation, scene = shown["presentation"], shown["scene"]
+    if links and "links" in inspect.signature(presentation.svg).parameters:
+        return str(presentation.svg(scene, links=links))
+    return str(presentation.svg(scene))
 
 
 def said(groups: Sequence[Mapping[str, Any]], text: str) -> str | None:

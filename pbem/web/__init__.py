@@ -19,7 +19,7 @@ from pbem import config
 from pbem.delivery import utc
 from pbem.people import reader_time
 from pbem.links import Links
-from pbem.presentation import present
+from pbem.presentation import board_svg, present
 from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError
@@ -65,6 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.filters["utc_only"] = utc     # the record: the log's lines
     env.filters["columns"] = columns
     env.globals["present"] = present
+    env.globals["board_svg"] = board_svg
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 

@@ -17,7 +17,7 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
 from pbem.delivery import STANDING_ANSWERS
-from pbem.presentation import choices, said
+from pbem.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
 from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
@@ -74,16 +74,29 @@ def since_last_turn(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]
             and (not str(line.get("type", "")).startswith("pbem.") or line.get("type") == "pbem.ActionsUndone")]
 
 
-def page_context(token: str, seat: Seat) -> dict[str, Any]:
+def clickable(token: str, shown: dict[str, Any], legal: list[dict[str, Any]], groups: list[dict[str, Any]],
+              on: str | None) -> dict[str, Any]:
+    """What the player can click on the board and in the hand (``picks``: key -> link) and, after a click
+    (``?on=KEY``), the choices about that thing (``focus``; ``focus_missed`` when nothing is)."""
+    found = picks(shown["game_type"], shown["view"], legal)
+    links_to = {key: url_for("play.page", token=token, on=key) + "#prompt-h" for key in found}
+    chosen = focus(shown["game_type"], shown["view"], groups, legal, on) if on else None
+    return {"picks": links_to, "focus": chosen, "focus_missed": bool(on) and chosen is None,
+            "all_choices_url": url_for("play.page", token=token) + "#prompt-h"}
+
+
+def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any]:
     svc = service()
     game_id, index = seat.claims.game_id, seat.claims.seat
     shown = svc.show(game_id, seat.email)
     legal = svc.legal(game_id, seat.email) if shown["your_prompt"] else []
     log = svc.log(game_id, seat.email)
+    groups = choices(shown["game_type"], shown["view"], legal)
     return {
+        **clickable(token, shown, legal, groups, on),
         "default_text": default_text(game_id, shown["your_prompt"]),
         "token": token, "csrf": links().csrf(token), "game": shown, "name": seat.name,
-        "legal": legal, "groups": choices(shown["game_type"], shown["view"], legal),
+        "legal": legal, "groups": groups,
         "log": log, "recent": log[-RECENT_LINES:], "since": since_last_turn(log, index),
         "acted_before": any(line.get("actor") == f"seat:{index}" for line in log),
         "deadline": svc.deadline_of(game_id, index),
@@ -179,7 +192,8 @@ def page(token: str) -> Any:
     seat = read_play(token)
     if seat.stale:
         raise stale_page(seat)
-    return render_template("web/play.html", **page_context(token, seat))
+    on = request.args.get("on", "")[:80] or None
+    return render_template("web/play.html", **page_context(token, seat, on))
 
 
 @bp.post("/<token>/preview")

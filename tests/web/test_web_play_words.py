@@ -79,3 +79,44 @@ def test_the_preview_and_the_receipt_say_the_move_in_words(client: FlaskClient, 
     assert "Ben plays Courier (308)." in happened
     assert re.search(r'href="/play/[^"/]+/audit/\d+">Check these events', done)
     assert f'href="/games/{game_id}/verify">verify the whole game' in done
+
+
+def test_a_city_or_a_card_is_clicked_to_see_the_choices_about_it(client: FlaskClient, service: Service,
+                                                                  links: Links) -> None:
+    game_id = emerald_at_ben(service)
+    token = links.play(game_id, 1, service.store.last(game_id)[0])
+    page = html.unescape(text(client.get(f"/play/{token}")))
+    legal = [e["text"] for e in service.legal(game_id, "ben@example.org")]
+    # every city Ben can place a cube in (all nine here) is a link on the board
+    places = {re.search(r" in (.+) using", t).group(1) for t in legal if t.startswith("place")}  # type: ignore[union-attr]
+    linked = re.findall(r'<a href="/play/[^"]+\?on=city:(\w+)#prompt-h" aria-label="Your choices in ([^"]+)"', page)
+    assert {name for _, name in linked} == places and len(places) == len(linked) == 9
+    # every card of his hand that some action uses links too
+    assert re.search(r'\?on=card:308#prompt-h" aria-label="Your choices with Courier \(308\)"', page)
+
+    berlin = html.unescape(text(client.get(f"/play/{token}?on=city:berlin")))
+    focused = berlin[berlin.index("<legend>Your choices with Berlin"):berlin.index("Show all your choices")]
+    offered = re.findall(r'<input type="radio" name="choice" value="([^"]+)">', focused)
+    assert offered == [t for t in legal if t.startswith("place") and " in Berlin " in t] and offered
+    assert "1 cube in Berlin, with Informer (301)" in focused
+    assert "<summary>All your choices</summary>" in berlin           # the rest stays one click away
+
+    courier = html.unescape(text(client.get(f"/play/{token}?on=card:308")))
+    focused = courier[courier.index("<legend>Your choices with Courier (308)"):courier.index("Show all your choices")]
+    assert re.findall(r'name="choice" value="([^"]+)"', focused) == [t for t in legal if re.search(r"\b308\b", t)]
+
+    # a picked choice previews like any other
+    preview = html.unescape(text(client.post(f"/play/{token}/preview",
+                                             data={"csrf": links.csrf(token), "choice": offered[0]})))
+    assert f"If you confirm, this is played: <strong>Place cubes — " in preview
+
+    for odd in ("city:atlantis", "card:999", "nonsense", "x" * 500, "city:"):
+        answer = client.get(f"/play/{token}", query_string={"on": odd})
+        assert answer.status_code == 200
+        assert "Nothing you can do now is about that." in html.unescape(text(answer))
+
+
+def test_nothing_is_clickable_when_it_is_not_your_move(client: FlaskClient, service: Service, links: Links) -> None:
+    game_id = emerald_at_ben(service)
+    page = text(client.get(f"/play/{links.play(game_id, 0, service.store.last(game_id)[0])}"))
+    assert "?on=" not in page and "Click a city" not in page

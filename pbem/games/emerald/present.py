@@ -166,7 +166,7 @@ class EmeraldPresentation:
                 if a or u or z:
                     here.append({"seat": i, "name": name, "colour": COLOURS[i % 5], "agents": a, "cubes": u,
                                  "zombies": z})
-            cities.append({"name": str(c.get("name", "?")), "defence": c.get("defence", "?"), "players": here,
+            cities.append({"key": f"city:{c.get('id')}", "name": str(c.get("name", "?")), "defence": c.get("defence", "?"), "players": here,
                            "top": card(c.get("top")), "royalty": card(c.get("royalty")),
                            "cards_left": c.get("cards_left", 0)})
         table = []
@@ -261,8 +261,10 @@ class EmeraldPresentation:
 
     # ---- SVG -------------------------------------------------------------------------------
 
-    def svg(self, scene: Mapping[str, Any]) -> str:
+    def svg(self, scene: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
+        """The cities in rows of three and the two tracks; a city in ``links`` is a link (to its choices)."""
         cw = 120
+        links = links or {}
         parts: list[str] = []
 
         def text(x: float, y: float, s: str, size: float = 11, weight: str = "normal", fill: str = "#222",
@@ -277,9 +279,13 @@ class EmeraldPresentation:
             ch = 86 + 13 * max([len(c["players"]) for c in row_cities] + [1])
             for k, c in enumerate(row_cities):
                 x = k * cw
-                parts.append(f'<g><title>{escape(c["name"])}</title>'
+                link = links.get(c.get("key", ""))
+                if link:
+                    parts.append(f'<a href={quoteattr(link)} aria-label={quoteattr("Your choices in " + c["name"])}>')
+                parts.append(f'<g><title>{escape(c["name"])}{" (your choices here)" if link else ""}</title>'
                              f'<rect x="{x + 2}" y="{y + 2}" width="{cw - 4}" height="{ch - 4}" rx="6" '
-                             'fill="#f7f4ec" stroke="#1f4d3a" stroke-width="1.2"/></g>')
+                             f'fill="{"#fffdf5" if link else "#f7f4ec"}" stroke="#1f4d3a" '
+                             f'stroke-width="{2.4 if link else 1.2}"/></g>')
                 text(x + 7, y + 17, _short(c["name"], 14), 12.5, "bold", "#1f4d3a")
                 text(x + cw - 7, y + 30, f"defence {c['defence']}", 9.5, "normal", "#7a2e1d", "end")
                 line = y + 44
@@ -307,6 +313,8 @@ class EmeraldPresentation:
                     parts.append(f'<g><title>{escape(_label(r) + ": " + r["does"])}</title>')
                     text(x + 7, cy + 25, "♛ " + _short(r["name"], 15), 10, "normal", "#7a5f08")
                     parts.append("</g>")
+                if link:
+                    parts.append("</a>")
             y += ch
         t = scene["tracks"]
         ty = y + 8
@@ -339,6 +347,24 @@ class EmeraldPresentation:
             groups.setdefault(title, []).append((str(entry["text"]), said.action(action, str(entry["text"]))))
         order = list(dict.fromkeys(GROUPS.values()))
         return sorted(groups.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+
+    def touches(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> list[str]:
+        """The cities and cards an action is about (``city:paris``, ``card:310``): what a player clicks to find it."""
+        keys = [f"city:{action[f]}" for f in ("city", "from", "to")
+                if isinstance(action.get(f), str) and action.get(f) != "limbo"]
+        keys += [f"city:{c}" for c in action.get("cities") or [] if isinstance(c, str)]
+        for f in ("cards", "bombs", "resto", "loyal"):
+            keys += [f"card:{n}" for n in action.get(f) or [] if isinstance(n, int)]
+        if isinstance(action.get("card"), int):
+            keys.append(f"card:{action['card']}")
+        return keys
+
+    def pick_name(self, view: Mapping[str, Any], key: str) -> str:
+        kind, _, ident = key.partition(":")
+        said = _Sayer(view)
+        if kind == "card" and ident.isdigit():
+            return said.card(int(ident))
+        return said.city(ident)
 
     # ---- assumed data ----------------------------------------------------------------------
 
