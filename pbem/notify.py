@@ -239,7 +239,8 @@ class Notifier:
         message_id = new_message_id(self.sender)
         draft = {"template": "digest", "context": context, "sender": self.sender, "subject": subject,
                  "to": address(games[0]["name"], email), "message_id": message_id, "thread_root": message_id,
-                 "reply_to": None, "date": stamp, "unsubscribe_url": None}
+                 "reply_to": None, "date": stamp, "unsubscribe_url": None, "list": ("Your daily digest", "digest"),
+                 "settings_url": context["home_url"] + "#mail-h"}
         return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
                          message_id=message_id, draft=draft, now=stamp)]
 

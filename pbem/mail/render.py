@@ -83,9 +83,14 @@ def build(draft: Mapping[str, Any]) -> str:
         message[WITNESS_HEADER] = header_value(witness["game_id"], witness["seq"], witness["hash"])
     if context.get("game_id") and context.get("title"):  # one list per game: mail programs filter and mute by it
         message["List-Id"] = f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"
+    elif draft.get("list"):  # a mail of no one game (the digest): its own list
+        name, key = draft["list"]
+        message["List-Id"] = f"{name} <{key}.pbem.{domain_of(draft['sender'])}>"
     if draft.get("unsubscribe_url"):
         message["List-Unsubscribe"] = f"<{draft['unsubscribe_url']}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    elif draft.get("settings_url"):  # no one-click: the link opens the page where the player chooses their mails
+        message["List-Unsubscribe"] = f"<{draft['settings_url']}>"
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(text)
     message.add_alternative(html, subtype="html")

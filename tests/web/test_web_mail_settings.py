@@ -82,7 +82,12 @@ def test_a_day_of_moves_gives_each_player_on_the_digest_one_mail(app: Flask, gam
     body = text_of(ann)
     assert game.id in body and second in body and third not in body and body.count("/play/") == 2
     assert "/home/" in body and third in text_of(parse(message_of(mails_to(service, BEN.email)[-1])))
-    assert ann["List-Id"] is None and ann["X-Pbem-Witness"] is None and "Act</a>" in html_of(ann)
+    assert ann["X-Pbem-Witness"] is None and "Act</a>" in html_of(ann)
+    # its own list (not any one game's), and "unsubscribe" opens the page where the player chooses their mails
+    assert ann["List-Id"] == "Your daily digest <digest.pbem.localhost>"
+    settings = f"{home(game, ANN.email)}#mail-h>"
+    assert ann["List-Unsubscribe"].startswith("<http") and ann["List-Unsubscribe"].endswith(settings)
+    assert ann["List-Unsubscribe-Post"] is None  # not one-click: a mail client opens the page instead
     due = service.store.query("SELECT digest_at FROM players WHERE email = ?", (ANN.email,))[0]["digest_at"]
     assert due == "2026-11-26T07:00:00+00:00"
     jobs.digests(MORNING + timedelta(days=2))  # the next morning: the next digest
