@@ -48,6 +48,21 @@ def _p(seat: Any) -> str:
     return f"seat {seat}"
 
 
+STEPS = {  # what an action goes on with, as the log says it: "Ann goes on: ..."
+    "move": "moving agents", "retrieve": "taking cubes back", "assassinate_more": "may assassinate again",
+    "yog": "taking agents with Yog-Sothoth", "zombie_place": "placing zombies", "zombie_remove": "removing zombies",
+    "end_of_turn": "both actions done, free actions may follow",
+}
+
+
+def _step(who: str, step: Any) -> str:
+    """A step of an action in words: the next part of it, or its end."""
+    if not step:
+        return f"{who} is done with that action."
+    name = step.get("step") if isinstance(step, Mapping) else step
+    return f"{who} goes on: {STEPS.get(str(name), 'the action continues')}."
+
+
 def describe(event: Event, seat: int | None) -> str:
     """The kernel replaces "seat N" by display names where it can; card names come from the default data."""
     name = event.type.split(".", 1)[-1]
@@ -100,14 +115,15 @@ def describe(event: Event, seat: int | None) -> str:
         "ZombiesPlaced": lambda: f"{s} places {_n(p['count'], 'zombie')} in {_city(p['city'])}.",
         "ZombiesRemoved": lambda: f"{_n(p['count'], 'zombie')} leave{'s' if p['count'] == 1 else ''} {_city(p['city'])}.",
         "ZombieCardsVoided": lambda: "The Zombie and Vampire cards are out of the game.",
-        "StepSet": lambda: f"{s} goes on with the action." if p.get("step") else f"{s} finishes the step.",
+        "StepSet": lambda: _step(s, p.get("step")),
         "ActionCompleted": lambda: f"{s} completes action {p.get('number', '')}.",
         "InterruptOffered": lambda: f"{s} may respond.",
         "InterruptAnswered": lambda: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'lets it happen'}.",
         "InterruptClosed": lambda: "The interrupt window closes.",
         "AgentsOwed": lambda: f"{s} must place {_n(p['count'], 'agent')}.",
         "TurnStarted": lambda: f"Turn {p['turn']}: {s} to play.",
-        "GameEnded": lambda: "The game is over: " + ", ".join(f"seat {k} is {v}" for k, v in sorted(p["sides"].items())) + ".",
+        "GameEnded": lambda: "The game is over: " + ", ".join(f"{_p(k)} ends a {str(v).capitalize()}"
+                                                             for k, v in sorted(p["sides"].items())) + ".",
     }
     fn = lines.get(name)
     return str(fn()) if fn else name
