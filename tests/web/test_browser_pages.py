@@ -9,6 +9,7 @@ at least 4.5:1 against its background (WCAG AA), as Chromium computed the colour
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from pathlib import Path
@@ -103,8 +104,8 @@ def check_page(browser: Browser, shots: Path, name: str) -> dict[int, str]:
 def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any], browser: Browser,  # noqa: F811
                                                            tmp_path: Path) -> None:
     base, app = server
-    shots = tmp_path / "screenshots"
-    shots.mkdir()
+    shots = Path(os.environ.get("PBEM_SCREENSHOTS", tmp_path / "screenshots"))
+    shots.mkdir(exist_ok=True)
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game_id = service.create_game("emerald", PLAYERS, seed="board").after.game_id
@@ -122,6 +123,13 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
         page = check_page(browser, shots, "play")[375]
         assert "it is your move" in page and "Since your last turn" in page
         assert "Place cubes" in page and "Discard cards" in page and "Show the 31 choices" in page
+
+        # a city on the board is clicked: its choices come first, the rest folded
+        browser.resize(1280, 900)
+        browser.click(browser.find("figure.board svg a"))
+        focused = check_page(browser, shots, "focus")[375]
+        assert "Your choices with" in focused and "All your choices" in focused
+        browser.go(f"{base}/play/{token}")
 
         # a folded group opens like a player opens it; its first choice is previewed, then confirmed
         browser.resize(1280, 900)
@@ -147,6 +155,6 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
         check_page(browser, shots, "replay")
     finally:
         service.close()
-    for name in ("play", "preview", "done", "replay"):
+    for name in ("play", "focus", "preview", "done", "replay"):
         for width in WIDTHS:
             assert (shots / f"{name}-{width}.png").stat().st_size > 5_000
