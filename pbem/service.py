@@ -359,13 +359,21 @@ class Service:
     def player_id(email: str) -> str:
         return player_id(email)
 
-    def games_of(self, pid: str) -> list[dict[str, Any]]:
-        """Every game of the player with this id, newest activity first."""
+    _GAMES_OF = ("FROM players p JOIN seats s ON s.email = p.email JOIN games g ON g.game_id = s.game_id "
+                 "LEFT JOIN deadlines d ON d.game_id = s.game_id AND d.seat = s.seat WHERE p.player_id = ?")
+
+    def games_of(self, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]:
+        """The games of the player with this id: those waiting for them first (soonest deadline first), then the
+        others, newest activity first; ``limit`` of them from ``offset`` (a page), or all."""
         return self.store.query(
             "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
-            "FROM players p JOIN seats s ON s.email = p.email JOIN games g ON g.game_id = s.game_id "
-            "LEFT JOIN deadlines d ON d.game_id = s.game_id AND d.seat = s.seat "
-            "WHERE p.player_id = ? ORDER BY g.updated_at DESC", (pid,))
+            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id LIMIT ? OFFSET ?",
+            (pid, limit, offset))
+
+    def count_games_of(self, pid: str) -> tuple[int, int]:
+        """How many games the player has, and in how many a decision waits for them."""
+        row = self.store.query(f"SELECT count(*) AS n, count(d.due_at) AS waiting {self._GAMES_OF}", (pid,))[0]
+        return int(row["n"]), int(row["waiting"] or 0)
 
     def legal_texts(self, state: GameState[Any], seat: int) -> list[str]:
         rules = self.kernel.rules(state)
@@ -416,13 +424,21 @@ class Service:
         return [{"text": rules.format(state.game, a), "action": dict(a)}
                 for a in rules.legal_actions(state.game, seat)]
 
-    def log(self, game_id: str, email: str | None = None) -> list[dict[str, Any]]:
-        """Every event as the reader may see it, with a line in words; undone events are marked."""
+    def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
+            upto_seq: int | None = None) -> list[dict[str, Any]]:
+        """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader may see them, with a
+        line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
+        the end marks exactly what the whole log would)."""
         seat = self.seat_of(game_id, email) if email else None
         state = self.load(game_id)
         rules = self.kernel.rules(state)
-        events = self.store.read(game_id)
+        events = self.store.read(game_id, after_seq, upto_seq)
         skipped = undone_seqs(events)
+        if upto_seq is not None:  # an earlier page: undos recorded after it may take back some of its events
+            for row in self.store.query("SELECT payload FROM events WHERE game_id = ? AND seq > ? AND type = ?",
+                                        (game_id, upto_seq, ACTIONS_UNDONE)):
+                undo = json.loads(row["payload"])
+                skipped.update(range(undo["from_seq"], undo["to_seq"] + 1))
         names = [s.name for s in state.config.seats]
         salt_seed = self.kernel.seed(game_id) if state.salted else None
         lines = []
@@ -432,6 +448,13 @@ class Service:
             record["undone"] = event.seq in skipped
             lines.append(record)
         return lines
+
+    def last_acted(self, game_id: str, seat: int) -> int:
+        """The seq of the last event this seat's own command recorded (0: none yet): the key read backwards from
+        the newest event, so it stops at the seat's last move."""
+        rows = self.store.query("SELECT seq FROM events WHERE game_id = ? AND actor = ? ORDER BY seq DESC LIMIT 1",
+                                (game_id, f"seat:{seat}"))
+        return int(rows[0]["seq"]) if rows else 0
 
     @staticmethod
     def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:

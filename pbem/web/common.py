@@ -218,3 +218,26 @@ def board_template(game_type: str) -> str | None:
     except jinja2.TemplateNotFound:
         return None
     return name
+
+
+LOG_PAGE = 50  # log lines on a page: the newest, and older ones a page at a time
+
+
+def log_window(game_id: str, email: str | None, last: int, before: Any = None,
+               size: int = LOG_PAGE) -> dict[str, Any]:
+    """A page of the game's log for a reader: the ``size`` events before event ``before`` (default: the newest),
+    read from the store by range, so a page costs the same in a game of 40 events or 4,000.
+
+    ``before`` comes from the query string: anything that is not a whole number shows the newest page.
+    Gives ``lines``, the range shown (``first``, ``upto``), ``older`` and ``newer`` (the ``before`` of the
+    neighbouring pages, None at either end) and ``total``."""
+    try:
+        upto = min(int(before) - 1, last) if before not in (None, "") else last
+    except (TypeError, ValueError):
+        upto = last
+    upto = max(upto, min(size, last))
+    after = max(0, upto - size)
+    lines = service().log(game_id, email, after, None if upto >= last else upto)
+    return {"lines": lines, "first": after + 1, "upto": upto, "total": last,
+            "older": after + 1 if after > 0 else None,
+            "newer": (upto + size + 1 if upto + size < last else 0) if upto < last else None}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 
 from pbem.presentation import lookup
-from pbem.web.common import board_template, check_game, service
+from pbem.web.common import board_template, check_game, log_window, service
 
 bp = Blueprint("games", __name__)
 
@@ -21,7 +21,8 @@ def index() -> Any:
 def page(game_id: str) -> Any:
     check_game(game_id)
     shown = service().show(game_id)
-    return render_template("web/game.html", game=shown, log=service().log(game_id),
+    window = log_window(game_id, None, int(shown["seq"]), request.args.get("before"))
+    return render_template("web/game.html", game=shown, log=window["lines"], window=window,
                            board=board_template(shown["game_type"]))
 
 

@@ -11,20 +11,32 @@ from pbem.web.common import PageError, check_csrf, links, read_token, service, s
 
 bp = Blueprint("home", __name__, url_prefix="/home")
 
+HOME_PAGE = 30  # games on a page of the home page: those waiting for the player come first
+
 
 def render(token: str, player_id: str, *, status: int = 200, done: str = "", refusal: str = "",
            refused: str = "Unknown time zone") -> Any:
     svc = service()
+    total, waiting = svc.count_games_of(player_id)
+    pages = max(1, -(-total // HOME_PAGE))
+    try:
+        number = min(max(1, int(request.args.get("page", 1))), pages)
+    except (TypeError, ValueError):
+        number = 1
     games = []
-    for row in svc.games_of(player_id):
-        play = links().play(row["game_id"], row["seat"], svc.store.last(row["game_id"])[0])
+    for row in svc.games_of(player_id, HOME_PAGE, (number - 1) * HOME_PAGE):
+        play = links().play(row["game_id"], row["seat"], int(row["last_seq"]))
         games.append({**row, "play_url": url_for("play.page", token=play),
                       "replay_url": url_for("proof.player_replay", token=play),
                       "public_url": url_for("games.page", game_id=row["game_id"])})
     name = games[0]["name"] if games else ""
+    paging = {"number": number, "pages": pages, "total": total, "waiting": waiting,
+              "first": (number - 1) * HOME_PAGE + 1, "last": (number - 1) * HOME_PAGE + len(games),
+              "older": url_for("home.page", token=token, page=number + 1) if number < pages else None,
+              "newer": url_for("home.page", token=token, page=number - 1) if number > 1 else None}
     chosen = chosen_zone(svc.store, player_id)
     default = str(settings()["timezone"])
-    shown = render_template("web/home.html", games=games, name=name, token=token, csrf=links().csrf(token),
+    shown = render_template("web/home.html", games=games, paging=paging, name=name, token=token, csrf=links().csrf(token),
                             tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
                             mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused)
     return shown, status

@@ -64,6 +64,7 @@ def default_text(game_id: str, prompt: dict[str, Any] | None) -> str | None:
 
 
 RECENT_LINES = 20  # the play page's folded log: its last lines; the replay has them all
+SINCE_AT_MOST = 200  # "since your last turn" reads at most this many events (the page shows the last 40 of them)
 
 
 def since_last_turn(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
@@ -90,7 +91,11 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
     game_id, index = seat.claims.game_id, seat.claims.seat
     shown = svc.show(game_id, seat.email)
     legal = svc.legal(game_id, seat.email) if shown["your_prompt"] else []
-    log = svc.log(game_id, seat.email)
+    acted = svc.last_acted(game_id, index)
+    # the log read from the store by range: since this seat last acted (at most SINCE_AT_MOST events) and the
+    # last RECENT_LINES, so the page costs the same at move 40 or 4,000
+    last = int(shown["seq"])
+    log = svc.log(game_id, seat.email, max(0, min(acted - 1, last - RECENT_LINES), last - SINCE_AT_MOST))
     groups = choices(shown["game_type"], shown["view"], legal)
     return {
         **clickable(token, shown, legal, groups, on),
@@ -98,7 +103,7 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "token": token, "csrf": links().csrf(token), "game": shown, "name": seat.name,
         "legal": legal, "groups": groups,
         "log": log, "recent": log[-RECENT_LINES:], "since": since_last_turn(log, index),
-        "acted_before": any(line.get("actor") == f"seat:{index}" for line in log),
+        "acted_before": acted > 0,
         "deadline": svc.deadline_of(game_id, index),
         "orders": standing_orders(seat, shown) if shown["status"] == "running" else [],
         "answers": STANDING_ANSWERS, "board": board_template(shown["game_type"]),

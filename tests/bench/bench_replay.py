@@ -83,16 +83,28 @@ def main() -> None:
     first = timed(lambda: service.replay(game_id, 1))
     results["first replay (every state computed once), ms"] = first * 1000
 
+    short_id = service.create_game("emerald", [Player.parse("Ann <ann@example.org>"),
+                                               Player.parse("Ben <ben@example.org>")], seed="bench-short").after.game_id
+    short_pick = random.Random(7)
+    while service.store.last(short_id)[0] < 40:
+        state = service.kernel.load(short_id)
+        rules = service.kernel.rules(state)
+        seat = sorted(rules.prompts(state.game))[0]
+        service.kernel.execute(short_id, seat, short_pick.choice(rules.legal_actions(state.game, seat)),
+                               cause=Cause("bench"), state=state)
+    results["short game events"] = service.store.last(short_id)[0]
+
     def page(url: str) -> None:
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
 
-    rounds: dict[str, list[float]] = {k: [] for k in ("current page", "replay page", "show", "replay",
+    rounds: dict[str, list[float]] = {k: [] for k in ("current page", "short game page", "replay page", "show", "replay",
                                                       "replay, everything", "fold from the start")}
     events = service.store.read(game_id)
     for _ in range(args.runs):
         at = pick.randint(1, last)
         rounds["current page"].append(timed(lambda: page(f"/games/{game_id}")))
+        rounds["short game page"].append(timed(lambda: page(f"/games/{short_id}")))
         rounds["replay page"].append(timed(lambda: page(f"/games/{game_id}/replay?at={at}")))
         rounds["show"].append(timed(lambda: service.show(game_id)))
         rounds["replay"].append(timed(lambda: service.replay(game_id, at)))
@@ -103,6 +115,7 @@ def main() -> None:
     results.update({f"{k}, ms": v for k, v in medians.items()})
     results["a. replay page / current page"] = medians["replay page"] / medians["current page"]
     results["a. Service.replay / Service.show"] = medians["replay"] / medians["show"]
+    results["c. public page, long game / short game"] = medians["current page"] / medians["short game page"]
 
     verify_times, floor_times = [], []
     for _ in range(max(5, args.runs // 20)):
@@ -122,7 +135,8 @@ def main() -> None:
     for key, value in results.items():
         print(f"{key:<48} {value:10.2f}" if isinstance(value, float) else f"{key:<48} {value:>10}")
     print(f"goal a (<= 2x): {'met' if results['a. replay page / current page'] <= 2 else 'MISSED'}; "
-          f"goal b (<= 3x): {'met' if results['b. verify / read + rehash'] <= 3 else 'MISSED'}")
+          f"goal b (<= 3x): {'met' if results['b. verify / read + rehash'] <= 3 else 'MISSED'}; "
+          f"goal c (<= 1.5x): {'met' if results['c. public page, long game / short game'] <= 1.5 else 'MISSED'}")
 
 
 if __name__ == "__main__":

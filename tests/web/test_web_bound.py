@@ -98,9 +98,9 @@ def test_every_form_that_writes_carries_the_move_of_its_page(client: FlaskClient
 def test_an_undo_from_a_page_the_game_moved_on_from_is_a_409(client: FlaskClient, game: Game) -> None:
     token = game.token(0)
     done = client.post(f"/play/{token}", data={"csrf": game.links.csrf(token), "text": "bet 2"})
-    page = text(client.get(f"/play/{game.token(0)}"))
+    token = game.token(0)  # one token for the page and its form: a link made a second later differs, and so its CSRF
+    page = text(client.get(f"/play/{token}"))
     assert "Undo my last action" in page
-    token = game.token(0)
     game.service.undo(game.id, "ann@example.org", cause=Cause("cli"))  # taken back from another tab
     game.service.act_as(game.id, 0, "bet 3", cause=Cause("cli"))        # and played again
     before = written(game)
