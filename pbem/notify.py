@@ -175,7 +175,10 @@ class Notifier:
         shown = receipt[-RECEIPT_LINES:]
         now = datetime.now(timezone.utc)
         tz = zone_of(service.store, str(player["email"]), self.timezone)
-        view = rules.view(state.game, seat)
+        view = dict(rules.view(state.game, seat))
+        if view.get("assumed"):  # a mail says it in one sentence with a link (the page lists them): not the list
+            view["uses_assumed_data"] = True
+            del view["assumed"]
         context = {
             "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
             "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,

@@ -24,6 +24,7 @@ from pbem.mail.render import environment
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.leaks import PROBES, Secrets
+from pbem.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve")]
 SOON, EVERY = 60, 20  # the slower channels are read at each of the first moves, then every few moves
@@ -64,7 +65,7 @@ class Reader:
         env = environment()
         found: Channels = {}
         for row in (r for r in rows if r["id"] not in self.mails_read):
-            draft = json.loads(row["draft"])
+            draft = draft_of(row)
             found[f"mail {row['id']} ({draft['template']})"] = ("\n".join([
                 draft["subject"],
                 env.get_template(f"mail/{draft['template']}.txt").render(**draft["context"]),

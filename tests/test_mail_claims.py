@@ -24,6 +24,7 @@ from pbem.mail.dispatch import dispatch, status
 from pbem.mail.outbox import OUTBOX, mail_row
 from pbem.mail.transport import SMTPTransport
 from pbem.service import Service
+from pbem.mail.outbox import draft_of
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 ROOT = Path(__file__).parent.parent
@@ -44,7 +45,7 @@ def queue_mails(service: Service, count: int) -> set[str]:
     """``count`` due mails (copies of a game's first mail, each with its own Message-ID); their Message-IDs."""
     game = service.create_game("highdie", [ANN, BEN], seed="claims").after.game_id
     [first] = service.store.query("SELECT * FROM outbox WHERE game_id = ?", (game,))
-    draft = json.loads(first["draft"])
+    draft = draft_of(first)
     now = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     rows = []
     for n in range(count - 1):

@@ -1,11 +1,15 @@
 """A sent mail's body is kept for the retention period, then dropped; its row, Message-ID and attempts stay.
 
-A mail is stored once: its draft, rendered when it is sent; sending does not write the body again.
+A mail is stored once: its draft (deflated JSON), rendered when it is sent; sending does not write the body again.
 A pending or failed mail is never pruned, whatever its age.
 """
 
 from __future__ import annotations
 
+import email
+import email.policy
+import json
+import zlib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -13,6 +17,7 @@ import pytest
 
 from delivery import make_settings
 from pbem.mail.dispatch import dispatch, prune
+from pbem.mail.outbox import draft_of
 from pbem.mail.transport import FileTransport
 from pbem.service import Player, Service
 
@@ -56,3 +61,23 @@ def test_a_pending_mail_is_never_pruned(service: Service) -> None:
     assert before and all(r["status"] == "pending" for r in before)
     assert prune(service.store, 1, datetime.now(timezone.utc) + timedelta(days=3650)) == 0
     assert outbox(service) == before
+
+
+def test_a_draft_is_kept_deflated_and_a_plain_json_draft_of_before_still_sends(service: Service,
+                                                                              tmp_path: Path) -> None:
+    service.create_game("highdie", [Player.parse("ann@example.org"), Player.parse("ben@example.org")], seed="z")
+    rows = outbox(service)
+    packed = rows[0]["draft"]
+    assert isinstance(packed, bytes) and zlib.decompress(packed).startswith(b"{")
+    draft = draft_of(rows[0])
+    assert len(packed) * 2 < len(json.dumps(draft, sort_keys=True))  # deflated: under half of its JSON
+    # a row written before drafts were deflated holds the JSON text: it reads and sends the same
+    with service.store.transaction() as conn:
+        conn.execute("UPDATE outbox SET draft = ? WHERE id = ?", (json.dumps(draft, sort_keys=True), rows[0]["id"]))
+    assert draft_of(outbox(service)[0]) == draft
+    report = dispatch(service.store, FileTransport(tmp_path / "mailbox"), "pbem@example.org", max_attempts=3,
+                      retry_seconds=1)
+    assert report.sent == len(rows) and report.failed == 0
+    sent = email.message_from_string((tmp_path / "mailbox" / f"{rows[0]['id']}.eml").read_text(),
+                                     policy=email.policy.default)
+    assert sent["Subject"] == draft["subject"] and sent["Message-ID"] == draft["message_id"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import random
 import re
 from pathlib import Path
@@ -23,6 +22,7 @@ from pbem.mail.outbox import message_of
 from pbem.people import set_mail
 from pbem.service import Player, Service
 from pbem.web import create_app
+from pbem.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")
@@ -86,7 +86,7 @@ def test_each_player_gets_one_mail_per_decision_point_and_none_for_a_move_that_e
 def test_subjects_are_short_name_the_turn_and_never_repeat_themselves(game: Any) -> None:
     service, game_id, _ = game
     for row in mails(service, game_id):
-        draft = json.loads(row["draft"])
+        draft = draft_of(row)
         subject = draft["subject"]
         match = SUBJECT.match(subject)
         assert match, subject
@@ -102,7 +102,7 @@ def test_the_receipt_is_in_the_movers_next_mail_and_read_back_as_a_witness(game:
     for move in moves:
         seat, last = move["seat"], move["events"][-1].seq
         later = [m for m in everything if m["to_addr"] == PLAYERS[seat].email
-                 and json.loads(m["draft"])["context"]["seq"] >= last]
+                 and draft_of(m)["context"]["seq"] >= last]
         if not later:
             continue  # the game stopped before their next mail
         text = text_of(later[0])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -27,6 +26,7 @@ from pbem.mail.render import build
 from pbem.presentation import LINE_WIDTH, lookup, present
 from pbem.service import Player, Service
 from pbem.web import create_app
+from pbem.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")
@@ -64,7 +64,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Se
 
 def drafts(service: Service, game_id: str) -> list[dict[str, Any]]:
     rows = service.store.query("SELECT draft FROM outbox WHERE game_id = ? ORDER BY created_at", (game_id,))
-    return [json.loads(row["draft"]) for row in rows]
+    return [draft_of(row) for row in rows]
 
 
 def parts(message: str) -> tuple[str, str]:

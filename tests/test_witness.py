@@ -27,6 +27,7 @@ from pbem.delivery import TIMED_OUT
 from pbem.mail.render import build
 from pbem.service import Service
 from pbem.web import create_app
+from pbem.mail.outbox import draft_of
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 SEED = "witnessed"
@@ -56,7 +57,7 @@ def game(service: Service) -> str:
 def saved_mails(service: Service, address: str) -> list[tuple[str, bytes]]:
     """Every mail to a player as their client saves it (.eml)."""
     rows = service.store.query("SELECT id, draft FROM outbox WHERE to_addr = ? ORDER BY created_at", (address,))
-    return [(f"{row['id']}.eml", build(json.loads(row["draft"])).encode("utf-8")) for row in rows]
+    return [(f"{row['id']}.eml", build(draft_of(row)).encode("utf-8")) for row in rows]
 
 
 def rewrite(service: Service, game_id: str, change: Callable[[list[Event]], list[Event]]) -> None:

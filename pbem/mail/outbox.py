@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
+import zlib
 from typing import Any, Mapping
 
 from events.store import Row, SQLiteEventStore
@@ -28,7 +29,7 @@ def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, 
     """A pending mail: its draft is rendered into the message when it is sent (``message_of``)."""
     values: dict[str, Any] = {
         "id": uuid.uuid4().hex, "game_id": game_id, "seat": seat, "to_addr": to_addr, "kind": kind,
-        "subject": subject, "message_id": message_id, "draft": json.dumps(draft, sort_keys=True),
+        "subject": subject, "message_id": message_id, "draft": pack(draft),
         "message": None, "status": "pending",
         "attempts": 0, "due_at": now, "created_at": now, "sent_at": None, "last_error": None,
         "claimed_by": None, "claim_until": None,
@@ -36,9 +37,24 @@ def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, 
     return Row(OUTBOX, values)
 
 
+def pack(draft: Mapping[str, Any]) -> bytes:
+    """A draft as the outbox keeps it: its JSON, deflated (a mail's draft holds the reader's view: ~10 KB of JSON
+    that deflates to a fifth)."""
+    return zlib.compress(json.dumps(draft, sort_keys=True).encode("utf-8"), 6)
+
+
+def draft_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The draft of an outbox row: deflated JSON, or the plain JSON text rows written before were kept as."""
+    raw = row["draft"]
+    if isinstance(raw, (bytes, bytearray, memoryview)):
+        raw = zlib.decompress(bytes(raw)).decode("utf-8")
+    draft: dict[str, Any] = json.loads(raw)
+    return draft
+
+
 def message_of(row: Mapping[str, Any]) -> str:
     """The mail as it will be sent: the message rendered ahead (``render_pending``), else its draft rendered now."""
     if row.get("message"):
         return str(row["message"])
     from pbem.mail.render import build
-    return build(json.loads(row["draft"]))
+    return build(draft_of(row))
