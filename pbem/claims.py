@@ -61,18 +61,17 @@ def claim_in(conn: sqlite3.Connection, table: str, owner: str, *, lease_seconds:
     if not _NAME.match(table):
         raise ValueError(f"not a table name: {table!r}")
     moment = now or datetime.now(timezone.utc)
-    ids = [r[0] for r in conn.execute(
+    # one statement: the due rows chosen (oldest first, by the (status, due_at, created_at) index), marked, returned
+    cursor = conn.execute(
+        f'UPDATE "{table}" SET claimed_by = ?, claim_until = ? WHERE id IN ('
         f'SELECT id FROM "{table}" WHERE ({ready}) AND due_at <= ? '
         "AND (claimed_by IS NULL OR claim_until IS NULL OR claim_until <= ?) "
-        "ORDER BY due_at, created_at LIMIT ?", (iso(moment), iso(moment), limit))]
-    if not ids:
-        return []
-    marks = ", ".join("?" for _ in ids)
-    conn.execute(f'UPDATE "{table}" SET claimed_by = ?, claim_until = ? WHERE id IN ({marks})',
-                 (owner, iso(moment + timedelta(seconds=lease_seconds)), *ids))
-    cursor = conn.execute(f'SELECT * FROM "{table}" WHERE id IN ({marks}) ORDER BY due_at, created_at', ids)
+        "ORDER BY due_at, created_at LIMIT ?) RETURNING *",
+        (owner, iso(moment + timedelta(seconds=lease_seconds)), iso(moment), iso(moment), limit))
     names = [d[0] for d in cursor.description]
-    return [dict(zip(names, r)) for r in cursor.fetchall()]
+    rows = [dict(zip(names, r)) for r in cursor.fetchall()]
+    rows.sort(key=lambda r: (str(r["due_at"]), str(r["created_at"])))  # RETURNING gives no order
+    return rows
 
 
 def release(store: SQLiteEventStore, table: str, owner: str, ids: Collection[str]) -> int:

@@ -22,7 +22,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from events.rules import ActionError
 from events.store import ConcurrencyError, write_row
 from pbem.config import Settings
-from pbem.mail.dispatch import dispatch, lease_for, prune, render_pending
+from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.people import digests_due, next_digest
 from pbem.service import Service
@@ -87,11 +87,14 @@ class Jobs:
 
     def send_mail(self) -> None:
         with self.service() as service:
-            render_pending(service.store)
-            report = dispatch(service.store, transport_for(self.settings), str(self.settings["mail_from"]),
-                              max_attempts=int(self.settings["mail_max_attempts"]),
-                              retry_seconds=float(self.settings["mail_retry_seconds"]),
-                              lease_seconds=lease_for(float(self.settings["smtp_timeout"])))
+            sender = sender_store(service.store.path)
+            try:
+                report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
+                                  max_attempts=int(self.settings["mail_max_attempts"]),
+                                  retry_seconds=float(self.settings["mail_retry_seconds"]),
+                                  lease_seconds=lease_for(float(self.settings["smtp_timeout"])))
+            finally:
+                sender.close()
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
         if pruned:
             log.info("mail: the bodies of %d mails sent over %s days ago dropped", pruned,

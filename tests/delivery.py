@@ -17,6 +17,7 @@ from pbem.service import Player, Service
 
 ANN = Player("ann@example.org", "Ann")
 BEN = Player("ben@example.org", "Ben")
+CY = Player("cy@example.org", "Cy")
 
 
 def make_settings(tmp: Path, **values: Any) -> config.Settings:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from events.store import SQLiteEventStore
@@ -52,6 +53,17 @@ def _now() -> datetime:
 
 
 _iso = iso
+
+
+def sender_store(path: str | Path) -> SQLiteEventStore:
+    """The connection a sender records its mails on: ``synchronous = NORMAL``, so recording a sent mail does not
+    wait for the disk (in WAL mode a commit is then durable against a crash of the process, not of the machine).
+
+    A power cut can forget that a mail went out; it is then claimed and sent again once its lease has run out,
+    with the same Message-ID: the at-least-once guarantee a sender that dies mid-send already gives. Moves and
+    everything else keep the service's own setting (``synchronous``, FULL by default) on their connections.
+    """
+    return SQLiteEventStore(path, synchronous="NORMAL")
 
 
 def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_attempts: int,
@@ -152,25 +164,6 @@ class _Run:
             self.report.retried += 1
             log.info("mail %s to %s not sent (attempt %d, next at %s): %s", row["id"], row["to_addr"], attempt,
                      _iso(retry_at), error)
-
-
-def render_pending(store: SQLiteEventStore, batch: int = 200) -> int:
-    """Render the drafts of pending mails into messages, ahead of sending; returns how many.
-
-    A draft that cannot be rendered is left for ``dispatch``, which marks it failed and says why.
-    """
-    rows = store.query("SELECT id, draft, message FROM outbox WHERE status = 'pending' AND message IS NULL "
-                       "ORDER BY due_at LIMIT ?", (batch,))
-    rendered = []
-    for row in rows:
-        try:
-            rendered.append((message_of(row), row["id"]))
-        except Exception:  # dispatch reports it
-            continue
-    if rendered:
-        with store.transaction() as conn:
-            conn.executemany("UPDATE outbox SET message = ? WHERE id = ? AND message IS NULL", rendered)
-    return len(rendered)
 
 
 def prune(store: SQLiteEventStore, days: float, now: datetime | None = None, batch: int = 500) -> int:

@@ -18,7 +18,7 @@ def create_tables(store: SQLiteEventStore) -> None:
         "id": str, "game_id": str, "seat": int, "to_addr": str, "kind": str, "subject": str,
         "message_id": str, "draft": str, "message": str, "status": str, "attempts": int, "due_at": str,
         "created_at": str, "sent_at": str, "last_error": str, **CLAIM_COLUMNS,
-    }, pk="id", indexes=[("status", "due_at"), ("game_id",), ("status", "sent_at")])
+    }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at")])
     # sender: the claim's owner that made the attempt (host:pid:run), to tell senders apart
     store.ensure_table("mail_attempts", {"outbox_id": str, "attempt": int, "at": str, "ok": int, "error": str,
                                          "sender": str}, pk=("outbox_id", "attempt"))
@@ -53,7 +53,7 @@ def draft_of(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def message_of(row: Mapping[str, Any]) -> str:
-    """The mail as it will be sent: the message rendered ahead (``render_pending``), else its draft rendered now."""
+    """The mail as it is sent: its draft rendered now (a row of an older version may hold its rendered message)."""
     if row.get("message"):
         return str(row["message"])
     from pbem.mail.render import build

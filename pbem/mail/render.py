@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import uuid
 from functools import lru_cache
-from email.message import EmailMessage
 from email.utils import format_datetime, formataddr
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any, Mapping
 import jinja2
 
 from pbem.delivery import utc
+from pbem.mail.mime import assemble
 from pbem.people import reader_time
 from pbem.presentation import present
 from pbem.witness import HEADER as WITNESS_HEADER
@@ -65,36 +65,37 @@ def build(draft: Mapping[str, Any]) -> str:
     """
     env = environment()
     template, context = draft["template"], draft["context"]
-    text = env.get_template(f"mail/{template}.txt").render(**context)
-    html = env.get_template(f"mail/{template}.html").render(**context)
-    message = EmailMessage()
-    message["From"] = draft["sender"]
-    message["To"] = draft["to"]
-    message["Subject"] = draft["subject"]
-    message["Date"] = format_datetime(datetime.fromisoformat(draft["date"]))
-    message["Message-ID"] = draft["message_id"]
+    scenes: dict[tuple[str, int], Any] = {}
+
+    def present_once(game_type: Any, view: Any) -> Any:  # the board drawn once for both parts
+        key = (str(game_type), id(view))
+        if key not in scenes:
+            scenes[key] = present(game_type, view)
+        return scenes[key]
+
+    text = env.get_template(f"mail/{template}.txt").render(**context, present=present_once)
+    html = env.get_template(f"mail/{template}.html").render(**context, present=present_once)
+    headers = [("From", draft["sender"]), ("To", draft["to"]), ("Subject", draft["subject"]),
+               ("Date", format_datetime(datetime.fromisoformat(draft["date"]))), ("Message-ID", draft["message_id"])]
     if draft["message_id"] != draft["thread_root"]:
-        message["In-Reply-To"] = draft["thread_root"]
-        message["References"] = draft["thread_root"]
+        headers += [("In-Reply-To", draft["thread_root"]), ("References", draft["thread_root"])]
     if draft.get("reply_to"):
-        message["Reply-To"] = draft["reply_to"]
+        headers.append(("Reply-To", draft["reply_to"]))
     witness = context.get("witness")
     if witness:  # the chain head when the mail was written: the player's own proof of the log (pbem.witness)
-        message[WITNESS_HEADER] = header_value(witness["game_id"], witness["seq"], witness["hash"])
+        headers.append((WITNESS_HEADER, header_value(witness["game_id"], witness["seq"], witness["hash"])))
     if context.get("game_id") and context.get("title"):  # one list per game: mail programs filter and mute by it
-        message["List-Id"] = f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"
+        headers.append(("List-Id", f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"))
     elif draft.get("list"):  # a mail of no one game (the digest): its own list
         name, key = draft["list"]
-        message["List-Id"] = f"{name} <{key}.pbem.{domain_of(draft['sender'])}>"
+        headers.append(("List-Id", f"{name} <{key}.pbem.{domain_of(draft['sender'])}>"))
     if draft.get("unsubscribe_url"):
-        message["List-Unsubscribe"] = f"<{draft['unsubscribe_url']}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        headers += [("List-Unsubscribe", f"<{draft['unsubscribe_url']}>"),
+                    ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]
     elif draft.get("settings_url"):  # no one-click: the link opens the page where the player chooses their mails
-        message["List-Unsubscribe"] = f"<{draft['settings_url']}>"
-    message["Auto-Submitted"] = "auto-generated"
-    message.set_content(text)
-    message.add_alternative(html, subtype="html")
-    return message.as_string()
+        headers.append(("List-Unsubscribe", f"<{draft['settings_url']}>"))
+    headers.append(("Auto-Submitted", "auto-generated"))
+    return assemble(headers, text, html)
 
 
 def address(name: str, email: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+from functools import lru_cache
 from email import message_from_string
 from email.utils import getaddresses
 from pathlib import Path
@@ -43,6 +44,12 @@ class FileTransport:
         pass
 
 
+@lru_cache(maxsize=8)
+def _envelope(sender: str) -> str:
+    """The envelope sender of a ``From`` value (``pbem <pbem@example.org>`` -> ``pbem@example.org``)."""
+    return getaddresses([sender])[0][1] or sender
+
+
 class SMTPTransport:
     """One connection per dispatch batch, opened on the first mail, reused for the rest."""
 
@@ -70,7 +77,7 @@ class SMTPTransport:
     def send(self, sender: str, recipient: str, message: str, name: str) -> None:
         if self._smtp is None:
             self._smtp = self._connect()
-        envelope_from = getaddresses([sender])[0][1] or sender
+        envelope_from = _envelope(sender)
         try:
             # smtplib sends bytes as they are: SMTP wants CRLF line ends
             wire = message.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")

@@ -1,17 +1,19 @@
-"""Mail dispatch rate to a loopback SMTP server, against plain smtplib over one connection.
+"""Mail dispatch rate to a loopback SMTP server, rendering included, against plain smtplib over one connection.
 
-    python tests/bench/bench_mail.py [--count N]
+    python tests/bench/bench_mail.py [--count N] [--runs N]
 
-Both send the same pre-rendered messages: pbem's drafts are rendered first (``render_pending``, the scheduler's
-step before sending, timed on its own) to the same aiosmtpd server in the same run:
-the baseline with ``smtplib.SMTP.sendmail`` in a loop over one connection, pbem with
-``pbem.mail.dispatch.dispatch`` (which also reads each row and records each attempt in
-SQLite, durably). Goal: pbem at least 0.5 of the baseline's rate.
+The mail is an A Study in Emerald turn mail of a three-player game 30 moves in (the board, the hand, what
+happened, the commands). To the same aiosmtpd server in the same run: the baseline sends the rendered
+message with ``smtplib.SMTP.sendmail`` in a loop over one connection; pbem renders the outbox's drafts
+as it sends them, with ``pbem.mail.dispatch.dispatch`` (which also claims each row and records each attempt in
+SQLite, on the sender's own connection: ``sender_store``). Goal: pbem, rendering included, at least 0.5 of the
+baseline's rate. Rendering alone (``build`` of the same draft) is also given.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import smtplib
 import statistics
 import sys
@@ -22,12 +24,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
 
-from delivery import ANN, BEN, Inbox, free_port, make_settings, smtp_server  # noqa: E402
+from delivery import ANN, BEN, CY, Inbox, free_port, make_settings, smtp_server  # noqa: E402
 from events.handling import Cause  # noqa: E402
 from kernelgame import RULES  # noqa: E402
 from pbem import games  # noqa: E402
-from pbem.mail.dispatch import dispatch, render_pending  # noqa: E402
-from pbem.mail.outbox import message_of  # noqa: E402
+from pbem.mail.dispatch import dispatch, sender_store  # noqa: E402
+from pbem.mail.outbox import draft_of, message_of  # noqa: E402
+from pbem.mail.render import build  # noqa: E402
 from pbem.mail.transport import SMTPTransport  # noqa: E402
 from pbem.service import Service  # noqa: E402
 
@@ -42,12 +45,19 @@ def main() -> None:
     server = smtp_server(inbox, port)
     with tempfile.TemporaryDirectory() as tmp:
         service = Service.open(make_settings(Path(tmp) / "inst"))
-        game = service.create_game("highdie", [ANN, BEN], seed="bench").after.game_id
-        service.act(game, ANN.email, "bet 1", cause=Cause("bench"))
-        template = service.store.query("SELECT * FROM outbox LIMIT 1")[0]  # its draft, rendered on sending
+        game = service.create_game("emerald", [ANN, BEN, CY], seed="bench").after.game_id
+        pick = random.Random(1)
+        for _ in range(30):
+            state = service.load(game)
+            rules = service.kernel.rules(state)
+            seat = sorted(rules.prompts(state.game))[0]
+            service.act_as(game, seat, pick.choice(rules.legal_actions(state.game, seat)), cause=Cause("bench"))
+        # the newest turn mail: its draft, rendered on sending
+        template = service.store.query("SELECT * FROM outbox WHERE kind = 'turn' ORDER BY created_at DESC LIMIT 1")[0]
         rendered = message_of(template)
+        draft = draft_of(template)
         messages = [rendered.replace("\n", "\r\n").encode("utf-8")] * args.count
-        base_rates, pbem_rates, render_rates = [], [], []
+        base_rates, render_rates, both_rates = [], [], []
         for _ in range(args.runs):
             start = time.perf_counter()
             smtp = smtplib.SMTP("127.0.0.1", port)
@@ -64,25 +74,26 @@ def main() -> None:
                     [(f"m{i}", game, 0, template["to_addr"], "turn", template["subject"], f"<m{i}@x>",
                       template["draft"], template["due_at"], template["created_at"]) for i in range(args.count)])
             start = time.perf_counter()
-            assert render_pending(service.store, batch=args.count) == args.count
-            render_rates.append(args.count / (time.perf_counter() - start))
+            for _ in range(100):
+                build(draft)
+            render_rates.append(100 / (time.perf_counter() - start))
             start = time.perf_counter()
-            report = dispatch(service.store, SMTPTransport("127.0.0.1", port, "none"), "pbem <pbem@localhost>",
+            sender = sender_store(service.store.path)  # as the worker sends: its own connection (see sender_store)
+            report = dispatch(sender, SMTPTransport("127.0.0.1", port, "none"), "pbem <pbem@localhost>",
                               max_attempts=3, retry_seconds=1, batch=args.count)
-            elapsed = time.perf_counter() - start
+            sender.close()
+            end = time.perf_counter()
             assert report.sent == args.count, report
-            pbem_rates.append(args.count / elapsed)
+            both_rates.append(args.count / (end - start))
         service.close()
     server.stop()
-    base, ours = statistics.median(base_rates), statistics.median(pbem_rates)
-    ratio = ours / base
-    print(f"mail dispatch to loopback SMTP, {args.count} mails x {args.runs} runs (median)")
-    print(f"  plain smtplib, one connection: {base:8.0f} mails/s")
-    print(f"  pbem dispatch (outbox, attempts recorded, synchronous=FULL): {ours:8.0f} mails/s")
-    print(f"  ratio {ratio:.2f} (goal >= 0.5): {'PASS' if ratio >= 0.5 else 'MISS'}")
-    print(f"  rendering drafts into messages beforehand (the scheduler's step before sending): "
-          f"{statistics.median(render_rates):8.0f} mails/s")
-
+    base, both = statistics.median(base_rates), statistics.median(both_rates)
+    print(f"mail dispatch to loopback SMTP, an Emerald turn mail of {len(rendered):,} bytes, "
+          f"{args.count} mails x {args.runs} runs (median)")
+    print(f"  plain smtplib, one connection, pre-rendered:     {base:8.0f} mails/s")
+    print(f"  pbem dispatch, rendering each mail as it sends it:  {both:8.0f} mails/s")
+    print(f"  ratio {both / base:.2f} (goal >= 0.5): {'PASS' if both / base >= 0.5 else 'MISS'}")
+    print(f"  rendering alone: {statistics.median(render_rates):8.0f} mails/s")
 
 if __name__ == "__main__":
     main()

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from events.handling import Cause  # noqa: E402
-from pbem.mail.dispatch import dispatch, prune, render_pending  # noqa: E402
+from pbem.mail.dispatch import dispatch, prune  # noqa: E402
 from pbem.mail.transport import FileTransport  # noqa: E402
 from pbem.service import Player, Service  # noqa: E402
 from pbem.web import create_app  # noqa: E402
@@ -58,8 +58,6 @@ def play_to_the_end(service: Service, seed: str, mailbox: Path) -> str:
 
 
 def send(service: Service, mailbox: Path) -> None:
-    while render_pending(service.store):
-        pass
     dispatch(service.store, FileTransport(mailbox), "pbem@localhost", max_attempts=3, retry_seconds=1, batch=10_000)
 
 
