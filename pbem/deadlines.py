@@ -124,7 +124,7 @@ def rows(store: SQLiteEventStore, reminders: Sequence[float], game_id: str, seq:
         if event.type == DEADLINE_SET:
             found.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "kind": p["kind"],
                                            "issued_at": event.recorded_at, "due_at": p["due_at"],
-                                           "reminders_sent": 0, "issued_seq": seq,
+                                           "reminders_sent": 0, "issued_seq": seq, "owed": 0,
                                            "remind_at": remind_at(event.recorded_at, p["due_at"], reminders, 0)},
                              pk=("game_id", "seat")))
         elif event.type == DEADLINE_EXTENDED:
@@ -138,14 +138,29 @@ def rows(store: SQLiteEventStore, reminders: Sequence[float], game_id: str, seq:
     return found
 
 
-def reminded(store: SQLiteEventStore, reminders: Sequence[float], game_id: str, seat: int) -> list[Row]:
-    """The ``deadlines`` row after one more reminder: counted, and the next one's time."""
-    held = store.query("SELECT issued_at, due_at, reminders_sent FROM deadlines WHERE game_id = ? AND seat = ?",
-                       (game_id, seat))[0]
-    sent = int(held["reminders_sent"]) + 1
-    return [Row("deadlines", {"game_id": game_id, "seat": seat, "reminders_sent": sent,
-                              "remind_at": remind_at(held["issued_at"], held["due_at"], reminders, sent)},
-                pk=("game_id", "seat"))]
+def backfill_remind_at(store: SQLiteEventStore, reminders: Sequence[float]) -> None:
+    """Give the rows written before ``remind_at`` existed their next reminder's time (found by its index)."""
+    for row in store.query("SELECT game_id, seat, issued_at, due_at, reminders_sent FROM deadlines "
+                           "WHERE remind_at IS NULL"):
+        with store.transaction() as conn:
+            conn.execute("UPDATE deadlines SET remind_at = ? WHERE game_id = ? AND seat = ? AND remind_at IS NULL",
+                         (remind_at(row["issued_at"], row["due_at"], reminders, int(row["reminders_sent"])),
+                          row["game_id"], row["seat"]))
+
+
+def remind_at_sql(reminders: Sequence[float]) -> tuple[str, list[Any]]:
+    """``remind_at`` after one more reminder, as an SQL expression of a row's ``issued_at``, ``due_at`` and
+    ``reminders_sent`` (the count before it), with its parameters: what ``remind_at`` computes, to the second
+    (SQLite's date arithmetic keeps milliseconds, so a time within a millisecond of a whole second may come
+    out one second apart)."""
+    cases, params = [], []
+    for sent, fraction in enumerate(reminders[1:], start=0):
+        cases.append("WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', julianday(issued_at) + "
+                     "(julianday(due_at) - julianday(issued_at)) * ?)")
+        params += [sent, float(fraction)]
+    if not cases:
+        return "?", [NO_REMINDER]
+    return f"CASE reminders_sent {' '.join(cases)} ELSE ? END", [*params, NO_REMINDER]
 
 
 def reminders_due(store: SQLiteEventStore, reminders: Sequence[float], now: datetime) -> list[dict[str, Any]]:
@@ -154,12 +169,7 @@ def reminders_due(store: SQLiteEventStore, reminders: Sequence[float], now: date
     The cost follows what is due, not how many games run. Rows written before ``remind_at``
     existed get theirs first (found through the same index).
     """
-    for row in store.query("SELECT game_id, seat, issued_at, due_at, reminders_sent FROM deadlines "
-                           "WHERE remind_at IS NULL"):
-        with store.transaction() as conn:
-            conn.execute("UPDATE deadlines SET remind_at = ? WHERE game_id = ? AND seat = ? AND remind_at IS NULL",
-                         (remind_at(row["issued_at"], row["due_at"], reminders, int(row["reminders_sent"])),
-                          row["game_id"], row["seat"]))
+    backfill_remind_at(store, reminders)
     moment = now.astimezone(timezone.utc).isoformat(timespec="seconds")
     return store.query(
         "SELECT d.* FROM deadlines d JOIN games g ON g.game_id = d.game_id "

@@ -152,37 +152,23 @@ class Notifier:
                     rows += self.compose(service, after, events, player, "undo_closed", None, extra=extra)
         return rows
 
-    def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
-                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
-                extra: Mapping[str, Any] | None = None) -> list[Row]:
-        """One mail to one player, and the update of what they have been told.
-
-        The mail holds what happened since the player's last mail (the latest ``SINCE_LINES``), and
-        their receipt: the hash of every event their own moves recorded since then (a move that ended
-        their part sent no mail of its own). The player's time zone is fixed in the draft now: a zone
-        chosen later applies to later mails.
-        """
+    def context(self, service: Service, state: GameState[Any], since_events: Sequence[Event],
+                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None, now: datetime, tz: str,
+                extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What a mail to this player says at ``state``: ``since_events`` are the events since their last mail."""
         game_id, seat = state.game_id, int(player["seat"])
         rules = service.kernel.rules(state)
-        sent = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
-                                   (game_id, seat))
-        last_seq = int(sent[0]["last_seq"]) if sent else 0
-        history = {e.seq: e for e in service.store.read(game_id, last_seq)}
-        history.update({e.seq: e for e in new_events if e.seq > last_seq})
-        ordered = [history[k] for k in sorted(history)]
-        since = self.describe(service, state, ordered, seat)
-        receipt = [e for e in ordered if actor_seat(str(e.cause.get("actor", ""))) == seat]
+        since = self.describe(service, state, since_events, seat)
+        receipt = [e for e in since_events if actor_seat(str(e.cause.get("actor", ""))) == seat]
         shown = receipt[-RECEIPT_LINES:]
-        now = datetime.now(timezone.utc)
-        tz = zone_of(service.store, str(player["email"]), self.timezone)
         view = dict(rules.view(state.game, seat))
         if view.get("assumed"):  # a mail says it in one sentence with a link (the page lists them): not the list
             view["uses_assumed_data"] = True
             del view["assumed"]
-        context = {
+        return {
             "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
             "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,
-            "deadline": deadline or service.deadline_of(game_id, seat), "now": now.isoformat(timespec="minutes"),
+            "deadline": deadline, "now": now.isoformat(timespec="minutes"),
             "since": since[-SINCE_LINES:], "since_more": max(0, len(since) - SINCE_LINES), "view": view,
             "play_url": self.play_url(game_id, seat, state.seq) if prompt else None,
             "reply_to": self.reply_to(game_id, seat, state.seq) if prompt else None,
@@ -201,6 +187,29 @@ class Notifier:
             "default_text": self.default_text(rules, state, prompt),
             **(extra or {}),
         }
+
+    def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
+                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
+                extra: Mapping[str, Any] | None = None) -> list[Row]:
+        """One mail to one player, and the update of what they have been told.
+
+        The mail holds what happened since the player's last mail (the latest ``SINCE_LINES``), and
+        their receipt: the hash of every event their own moves recorded since then (a move that ended
+        their part sent no mail of its own). The player's time zone is fixed in the draft now: a zone
+        chosen later applies to later mails.
+        """
+        game_id, seat = state.game_id, int(player["seat"])
+        sent = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
+                                   (game_id, seat))
+        last_seq = int(sent[0]["last_seq"]) if sent else 0
+        history = {e.seq: e for e in service.store.read(game_id, last_seq)}
+        history.update({e.seq: e for e in new_events if e.seq > last_seq})
+        now = datetime.now(timezone.utc)
+        tz = zone_of(service.store, str(player["email"]), self.timezone)
+        context = self.context(service, state, [history[k] for k in sorted(history)], player, kind, prompt,
+                               deadline=deadline or service.deadline_of(game_id, seat), now=now, tz=tz, extra=extra)
+        rules = service.kernel.rules(state)
+        view = context["view"]
         subject = self.subject(kind, state, rules.title, view, prompt, context["deadline"], tz)
         root = self.thread_root(game_id, seat)
         message_id = root if not sent else new_message_id(self.sender)

@@ -106,9 +106,10 @@ class Jobs:
     def deadlines(self, now: datetime | None = None) -> None:
         now = now or datetime.now(timezone.utc)
         with self.service() as service:
-            for row in service.reminders_due(now):
-                service.remind(row["game_id"], int(row["seat"]))
-                log.info("reminded seat %s of game %s", row["seat"], row["game_id"])
+            reminded = service.remind_due(now)  # one statement, however many are due
+            written = service.write_reminders()  # then their mails, a batch per transaction
+            if reminded or written:
+                log.info("%d reminders due, %d reminder mails written", reminded, written)
             for row in service.due_deadlines(now):
                 try:
                     if service.time_out(row["game_id"], int(row["seat"]), now):

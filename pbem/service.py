@@ -15,9 +15,9 @@ from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable
 from events.replay import CorruptLog, GameNotFound, GameState, undone_seqs
 from events.rules import Action, InvalidAction, Rules
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
-from events.store import Row, SQLiteEventStore, write_row
+from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
-from pbem import deadlines, records
+from pbem import deadlines, records, reminders
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -48,8 +48,8 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str, **MAIL_COLUMNS},
                        pk="email", indexes=[("player_id",), ("digest_at",)])
     store.ensure_table("deadlines", {"game_id": str, "seat": int, "kind": str, "issued_at": str, "due_at": str,
-                                     "reminders_sent": int, "issued_seq": int, "remind_at": str},
-                       pk=("game_id", "seat"), indexes=[("due_at",), ("remind_at",)])
+                                     "reminders_sent": int, "issued_seq": int, "remind_at": str, "owed": int},
+                       pk=("game_id", "seat"), indexes=[("due_at",), ("remind_at",), ("owed",)])
     store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
                        pk=("game_id", "seat", "topic"))
     store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
@@ -263,16 +263,17 @@ class Service:
         return deadlines.reminders_due(self.store, self.reminders, now)
 
     def remind(self, game_id: str, seat: int) -> None:
-        """Queue a reminder mail and count it, in one transaction."""
-        state = self.load(game_id)
-        prompt = self.kernel.rules(state).prompts(state.game).get(seat)
-        player = next((p for p in self.players(game_id) if p["seat"] == seat), None)
-        rows = deadlines.reminded(self.store, self.reminders, game_id, seat)
-        if self.notifier is not None and prompt is not None and player is not None and player["mail"]:
-            rows += self.notifier.compose(self, state, [], player, "reminder", prompt)
-        with self.store.transaction() as conn:
-            for row in rows:
-                write_row(conn, row)
+        """Remind this seat of its running deadline now: count it and write its mail (``pbem.reminders``)."""
+        if reminders.count_due(self.store, self.reminders, datetime.now(timezone.utc), game_id=game_id, seat=seat):
+            reminders.write_owed(self)
+
+    def remind_due(self, now: datetime) -> int:
+        """Count every reminder due at ``now`` and mark its mail owed, in one statement; returns how many."""
+        return reminders.count_due(self.store, self.reminders, now)
+
+    def write_reminders(self) -> int:
+        """Compose and queue the owed reminder mails (the games as they stand), ready to send."""
+        return reminders.write_owed(self)
 
     def pause(self, game_id: str, reason: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         """Pause a game; with ``expected_seq``, refused if anything was recorded since (so for resume, extend)."""

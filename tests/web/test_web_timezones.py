@@ -102,6 +102,7 @@ def test_a_mail_keeps_the_zone_it_was_written_in_and_later_mails_take_the_new_on
     written_before, _ = latest_mail(game, ANN.email, "turn")  # drafted when the game was created, rendered now
     assert f"Deadline: {in_utc(due)}." in written_before and BERLIN not in written_before
     game.service.remind(game.id, 0)
+    choose_zone(client, game, ANN.email, "Asia/Tokyo")  # after the reminder was written: it keeps Berlin
     reminder, _ = latest_mail(game, ANN.email, "reminder")
     assert f"Deadline: {local(due, BERLIN)}." in reminder
 
