@@ -173,7 +173,7 @@ class Notifier:
             "play_url": self.play_url(game_id, seat, state.seq) if prompt else None,
             "reply_to": self.reply_to(game_id, seat, state.seq) if prompt else None,
             "home_url": self.home_url(service.player_id(str(player["email"]))),
-            "commands": service.legal_texts(state, seat)[:12] if prompt else [],
+            "commands": service.legal_texts(state, seat, 12) if prompt else [],
             "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type, "text": self.receipt_words(service, state, e, seat)}
                         for e in shown],
             "receipt_more": len(receipt) - len(shown),

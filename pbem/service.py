@@ -18,6 +18,7 @@ from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
 from pbem import deadlines, records, reminders
+from pbem.statecache import StateCache
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -90,6 +91,7 @@ class Service:
         self.interrupt_hours = interrupt_hours
         self.reminders = sorted(float(r) for r in reminders)
         self.undo_request_hours = undo_request_hours
+        self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
         create_tables(store)
 
     @classmethod
@@ -124,6 +126,7 @@ class Service:
     def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
              players: list[dict[str, Any]] | None = None) -> list[Row]:
         """The read models (games, deadlines, standing orders) and the mails the command causes."""
+        self.states.keep(after)  # the next read of the game starts from here, if the store then ends here
         rules = self.kernel.rules(after)
         game_id = after.game_id
         values: dict[str, Any] = {"game_id": game_id, "game_type": after.game_type, "title": rules.title,
@@ -342,6 +345,8 @@ class Service:
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
         try:
+            if upto_seq is None:
+                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id))
             return self.kernel.load(game_id, upto_seq)
         except GameNotFound:
             raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
@@ -376,9 +381,10 @@ class Service:
         row = self.store.query(f"SELECT count(*) AS n, count(d.due_at) AS waiting {self._GAMES_OF}", (pid,))[0]
         return int(row["n"]), int(row["waiting"] or 0)
 
-    def legal_texts(self, state: GameState[Any], seat: int) -> list[str]:
+    def legal_texts(self, state: GameState[Any], seat: int, limit: int | None = None) -> list[str]:
+        """The seat's legal commands as it would type them (the first ``limit`` of them)."""
         rules = self.kernel.rules(state)
-        return [rules.format(state.game, a) for a in rules.legal_actions(state.game, seat)]
+        return [rules.format(state.game, a) for a in rules.legal_actions(state.game, seat)[:limit]]
 
     def deadline_of(self, game_id: str, seat: int) -> str | None:
         rows = self.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game_id, seat))

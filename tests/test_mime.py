@@ -30,6 +30,9 @@ HEADERS = [
      ("List-Unsubscribe", "<https://pbem.example.org/unsubscribe/" + "t" * 150 + ">")],
     [("From", "pbem <pbem@example.org>"), ("To", address("Ann", "ann@example.org")),
      ("Subject", "Ünïcödé " * 20 + "— a very long subject that has to be folded over several lines")],
+    # a plain word ending in ")" before an encoded one: the space between them must survive
+    [("From", "pbem <pbem@example.org>"), ("To", address("Ann", "ann@example.org")),
+     ("Subject", "[Highdie (test game) · 6b38b43147] Move recorded")],
 ]
 
 
@@ -66,3 +69,5 @@ def test_every_line_is_short_ascii_and_the_text_stays_readable_raw() -> None:
     assert raw.isascii()
     assert max(len(line) for line in raw.split("\n")) <= 78
     assert "It is your move." in raw and "From here on" in raw  # quoted-printable keeps plain words as they are
+    subject = assemble(HEADERS[3], TEXT, HTML).split("\n")[2]
+    assert subject == "Subject: [Highdie (test game) =?utf-8?q?=C2=B7?= 6b38b43147] Move recorded"  # words plain

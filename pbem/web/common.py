@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import queue
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,18 +96,40 @@ def settings() -> config.Settings:
     return found
 
 
+POOL = 8  # services (each with its connection) kept between requests, per app
+
+
 def service() -> Service:
-    """The request's service, opened on first use and closed at teardown."""
+    """The request's service: taken from the app's pool of open ones (or opened), given back at its end.
+
+    Opening a service opens a connection and checks every table, which cost more than many a page; so
+    the services are kept between requests, each used by one request at a time (whichever thread serves
+    it: a SQLite connection here may change threads, never be shared at once). Nothing of a request
+    outlives it but caches checked against the store before each use (``pbem.statecache``); every
+    transaction is committed or rolled back before its request ends.
+    """
     if "pbem_service" not in g:
-        g.pbem_service = Service.open(settings())
+        pool: queue.LifoQueue[Service] = current_app.extensions.setdefault("pbem.services", queue.LifoQueue())
+        try:
+            g.pbem_service = pool.get_nowait()
+        except queue.Empty:
+            g.pbem_service = Service.open(settings())
     found: Service = g.pbem_service
     return found
 
 
 def close_service(_: BaseException | None = None) -> None:
-    opened = g.pop("pbem_service", None)
-    if opened is not None:
-        opened.close()
+    """At a request's end: its service goes back to the pool (closed if the pool is full)."""
+    used = g.pop("pbem_service", None)
+    if used is None:
+        return
+    pool: queue.LifoQueue[Service] = current_app.extensions.setdefault("pbem.services", queue.LifoQueue())
+    if used.store.conn.in_transaction:  # never: every transaction ends in its request; if one did not, drop it
+        used.close()
+    elif pool.qsize() < POOL:
+        pool.put(used)
+    else:
+        used.close()
 
 
 def links() -> Links:
