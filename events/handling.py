@@ -181,7 +181,7 @@ class Kernel:
         self._seeds[game_id] = seed
         return seed
 
-    def recent_commands(self, game_id: str, last_seq: int, window: int = 64) -> list[list[Event]]:
+    def recent_commands(self, game_id: str, last_seq: int, window: int = 16) -> list[list[Event]]:
         """The last effective moves, whole, read from a window at the end of the stream.
 
         Undos and the delivery layer's records (a deadline extended, a pause, a standing order,
@@ -199,7 +199,7 @@ class Kernel:
                 return self.recent_commands(game_id, last_seq, window * 4)
         return commands
 
-    def last_command_of(self, game_id: str, seat: int, last_seq: int, window: int = 64) -> list[Event] | None:
+    def last_command_of(self, game_id: str, seat: int, last_seq: int, window: int = 16) -> list[Event] | None:
         """The seat's last effective move: its own action, or one played for it (time-out, standing order).
 
         Read from a window at the end of the stream, widened until found or the start is reached.

@@ -65,9 +65,11 @@ class Notifier:
     def undo_url(self, game_id: str, request: str, seat: int) -> str:
         return f"{self.base_url}/undo/{self.links.undo(game_id, request, seat)}"
 
-    def reply_to(self, game_id: str, seat: int, seq: int) -> str:
+    def reply_to(self, game_id: str, seat: int, seq: int, play_url: str | None = None) -> str:
+        """The reply address: the play link's token after a ``+`` (``play_url``'s, if it is given)."""
         local, _, domain = self.reply_address.partition("@")
-        return f"{local}+{self.links.play(game_id, seat, seq)}@{domain}"
+        token = play_url.rsplit("/", 1)[-1] if play_url else self.links.play(game_id, seat, seq)
+        return f"{local}+{token}@{domain}"
 
     def thread_root(self, game_id: str, seat: int) -> str:
         return f"<{game_id}.{seat}.pbem@{domain_of(self.sender)}>"
@@ -165,20 +167,21 @@ class Notifier:
         if view.get("assumed"):  # a mail says it in one sentence with a link (the page lists them): not the list
             view["uses_assumed_data"] = True
             del view["assumed"]
+        play_url = self.play_url(game_id, seat, state.seq)  # signed once: the page, its replay and audit pages
         return {
             "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
             "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,
             "deadline": deadline, "now": now.isoformat(timespec="minutes"),
             "since": since[-SINCE_LINES:], "since_more": max(0, len(since) - SINCE_LINES), "view": view,
-            "play_url": self.play_url(game_id, seat, state.seq) if prompt else None,
-            "reply_to": self.reply_to(game_id, seat, state.seq) if prompt else None,
+            "play_url": play_url if prompt else None,
+            "reply_to": self.reply_to(game_id, seat, state.seq, play_url) if prompt else None,
             "home_url": self.home_url(service.player_id(str(player["email"]))),
             "commands": service.legal_texts(state, seat, 12) if prompt else [],
             "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type, "text": self.receipt_words(service, state, e, seat)}
                         for e in shown],
             "receipt_more": len(receipt) - len(shown),
-            "audit_url": f"{self.play_url(game_id, seat, state.seq)}/audit/{shown[0].seq}" if shown else None,
-            "replay_url": f"{self.play_url(game_id, seat, state.seq)}/replay",
+            "audit_url": f"{play_url}/audit/{shown[0].seq}" if shown else None,
+            "replay_url": f"{play_url}/replay",
             "verify_url": f"{self.base_url}/games/{game_id}/verify",
             "outcome": state.outcome, "seed": state.seed, "seq": state.seq,
             "witness": {"game_id": game_id, "seq": state.seq, "hash": state.last_hash},

@@ -23,6 +23,7 @@ class StateCache:
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
         self._states: OrderedDict[str, GameState[Any]] = OrderedDict()
+        self._derived: dict[tuple[str, str], tuple[tuple[int, str], Any]] = {}
 
     def latest(self, store: EventStore, game_id: str, load: Callable[[], GameState[Any]]) -> GameState[Any]:
         """The game's state now: the cached one if the store still ends at its seq and hash, else ``load()``."""
@@ -42,6 +43,19 @@ class StateCache:
         self._states.move_to_end(state.game_id)
         while len(self._states) > self.kept:
             self._states.popitem(last=False)
+
+    def derived(self, state: GameState[Any], name: str, compute: Callable[[], Any]) -> Any:
+        """What ``compute`` gives for this state (e.g. its last commands, read from the store), computed once per
+        state: kept with the game's cached state and thrown away with it."""
+        key = (state.game_id, name)
+        found = self._derived.get(key)
+        if found is not None and found[0] == (state.seq, state.last_hash):
+            return found[1]
+        value = compute()
+        self._derived[key] = ((state.seq, state.last_hash), value)
+        while len(self._derived) > 4 * self.kept:
+            self._derived.pop(next(iter(self._derived)))
+        return value
 
     def forget(self, game_id: str) -> None:
         self._states.pop(game_id, None)

@@ -175,7 +175,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
-        import gunicorn  # noqa: F401
+        import gunicorn  # noqa: F401  (only whether it is there)
     except ImportError:
         sys.exit("gunicorn is not installed: pip install -e '.[deploy]'")
 
