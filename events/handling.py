@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from marshmallow import ValidationError
 
+from events.gamedata import DataSource, data_row
 from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, event_hash, is_hidden,
                              payload_digest, seat_actor)
 from events.replay import GameState, Replayer, effective, undone_seqs
@@ -162,7 +163,8 @@ class Kernel:
         if registry is None:
             registry = _registry(tuple(games.values()), tuple(extra_types))
         self.registry = registry
-        self.replayer = Replayer(games, registry)
+        self.data = DataSource(store.game_data)  # a game's data by its digest (``events.gamedata``)
+        self.replayer = Replayer(games, registry, self.data)
         self.clock = clock
         self._seeds: dict[str, str] = {}  # a seed never changes once stored
 
@@ -367,13 +369,13 @@ class Kernel:
         created = NewEvent(GAME_CREATED, {
             "game_type": game_type, "rules_version": rules.version,
             "seats": [{"name": s.name} for s in config.seats], "options": dict(config.options),
-            "data": dict(data), "data_override": dict(data_override) if data_override else None,
+            "data_digest": self.data.add(data), "data_override": dict(data_override) if data_override else None,
             "seed_commitment": seed_commitment(seed), "payload_commitments": SALTED,
         })
         drafts = [created] + self._draws(rng) + setup
         command = {"command": uuid.uuid4().hex, "actor": SYSTEM, "via": cause.via, **cause.detail}
         secret = Row("game_secrets", {"game_id": game_id, "seed": seed})
-        return self._commit(None, game_id, drafts, SYSTEM, command, [secret], hooks, seed)
+        return self._commit(None, game_id, drafts, SYSTEM, command, [secret, data_row(data)], hooks, seed)
 
     @staticmethod
     def _draws(rng: Rng) -> list[NewEvent]:

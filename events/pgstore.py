@@ -26,6 +26,7 @@ _SCHEMA = (
         PRIMARY KEY (game_id, seq)
     )""",
     'CREATE TABLE IF NOT EXISTS game_secrets (game_id TEXT COLLATE "C" PRIMARY KEY, seed TEXT)',
+    'CREATE TABLE IF NOT EXISTS game_data (digest TEXT COLLATE "C" PRIMARY KEY, data TEXT NOT NULL)',
     """CREATE TABLE IF NOT EXISTS snapshots (
         game_id TEXT COLLATE "C" NOT NULL, seq BIGINT NOT NULL, key TEXT NOT NULL, state BYTEA NOT NULL,
         PRIMARY KEY (game_id, seq)
@@ -154,6 +155,11 @@ class PostgresEventStore:
         with self.pool.connection() as conn:
             found = conn.execute("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,)).fetchone()
         return found[0] if found else None
+
+    def game_data(self, digest: str) -> str | None:
+        with self.pool.connection() as conn:
+            found = conn.execute("SELECT data FROM game_data WHERE digest = %s", (digest,)).fetchone()
+        return str(found[0]) if found else None
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import pickle
 from dataclasses import dataclass, replace
-from typing import Any, Generic, Iterable, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
 from events.envelope import SALTED, Event
 from events.rules import GameConfig, Rules, Seat
@@ -72,21 +72,30 @@ def effective(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.seq not in skipped]
 
 
-def config_from(created: Event) -> GameConfig:
+def config_from(created: Event, data_of: Callable[[str], Mapping[str, Any]] | None = None) -> GameConfig:
+    """The game's configuration: its data inline (games created before ``events.gamedata``) or by its digest."""
     payload = created.payload
+    if "data" in payload and payload["data"] is not None:
+        data = payload["data"]
+    elif data_of is None:
+        raise LookupError(f"game {created.game_id} names its data by digest, and no store was given to read it")
+    else:
+        data = data_of(payload["data_digest"])
     return GameConfig(
         seats=tuple(Seat(i, s["name"]) for i, s in enumerate(payload["seats"])),
         options=payload["options"],
-        data=payload["data"],
+        data=data,
     )
 
 
 class Replayer:
     """Folds events into ``GameState`` for the games it knows, upcasting old payloads on the way."""
 
-    def __init__(self, games: Mapping[str, Rules[Any]], registry: EventTypeRegistry) -> None:
+    def __init__(self, games: Mapping[str, Rules[Any]], registry: EventTypeRegistry,
+                 data_of: Callable[[str], Mapping[str, Any]] | None = None) -> None:
         self.games = games
         self.registry = registry
+        self.data_of = data_of  # a game's data by its digest (``events.gamedata``)
 
     def rules_for(self, game_type: str) -> Rules[Any]:
         try:
@@ -98,7 +107,10 @@ class Replayer:
         if created.type != GAME_CREATED:
             raise ValueError(f"event 1 of {created.game_id} is {created.type}, not {GAME_CREATED}")
         rules = self.rules_for(created.payload["game_type"])
-        config = config_from(created)
+        try:
+            config = config_from(created, self.data_of)
+        except LookupError as err:  # its data missing or altered: the record cannot be replayed here
+            raise CorruptLog(created.game_id, created.seq, err) from err
         return GameState(
             game_id=created.game_id, game_type=rules.name, rules_version=created.payload["rules_version"],
             config=config, seed_commitment=created.payload["seed_commitment"], seq=created.seq,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable, Iterator, Mapping
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from events.envelope import SALTED, Event
 from events.rules import EventType
@@ -45,11 +45,18 @@ class GameCreatedSchema(Schema):
     rules_version = fields.String(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True, validate=validate.Length(min=1))
     options = fields.Dict(required=True)
-    data = fields.Dict(required=True)
+    # the game's data: by its digest (``events.gamedata``), or inline in games created before
+    data = fields.Dict()
+    data_digest = fields.String(validate=HEX64)
     data_override = fields.Dict(required=True, allow_none=True)
     seed_commitment = fields.String(required=True, validate=HEX64)
     # "hmac-sha256": hidden payloads enter the chain through salted commitments (absent in older games)
     payload_commitments = fields.String(validate=validate.OneOf([SALTED]))
+
+    @validates_schema
+    def one_source_of_data(self, payload: dict[str, Any], **_: Any) -> None:
+        if ("data" in payload) == ("data_digest" in payload):
+            raise ValidationError("GameCreated names its data either inline (data) or by digest (data_digest)")
 
 
 class DrawSchema(Schema):

@@ -77,6 +77,11 @@ class EventStore(Protocol):
         """The game's secret seed, written as a ``game_secrets`` row when the game was created."""
         ...
 
+    def game_data(self, digest: str) -> str | None:
+        """The game data with this digest (canonical JSON), written as a ``game_data`` row by the first game
+        that used it: a game's ``GameCreated`` names its data by digest (``events.gamedata``)."""
+        ...
+
     def save_snapshot(self, snapshot: Snapshot) -> None: ...
 
     def snapshots(self, game_id: str, upto_seq: int | None = None) -> Iterator[Snapshot]:
@@ -210,6 +215,8 @@ class SQLiteEventStore:
                 PRIMARY KEY (game_id, seq)
             ) WITHOUT ROWID"""
         ))
+        patiently(lambda: self.db.table("game_data").create({"digest": str, "data": str}, pk="digest",
+                                                             if_not_exists=True))
         patiently(lambda: self.db.table("game_secrets").create({"game_id": str, "seed": str}, pk="game_id",
                                                                 if_not_exists=True))
         patiently(lambda: self.db.table("snapshots").create(
@@ -296,6 +303,11 @@ class SQLiteEventStore:
         with self._lock:
             found = self.conn.execute("SELECT seed FROM game_secrets WHERE game_id = ?", (game_id,)).fetchone()
         return found[0] if found else None
+
+    def game_data(self, digest: str) -> str | None:
+        with self._lock:
+            found = self.conn.execute("SELECT data FROM game_data WHERE digest = ?", (digest,)).fetchone()
+        return str(found[0]) if found else None
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
         with self.transaction() as conn:

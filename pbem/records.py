@@ -12,6 +12,7 @@ from typing import Any, Iterable, Sequence
 from marshmallow import ValidationError
 
 from events import audit
+from events.gamedata import digest_of
 from events.envelope import Event, is_hidden, payload_commitment, payload_hash, payload_salt
 from events.replay import GameState, Replayer
 from events.schema import GAME_ENDED, EnvelopeSchema
@@ -35,6 +36,9 @@ def export(store: SQLiteEventStore, state: GameState[Any], players: list[dict[st
         header["players"] = players
     if seed is not None:
         header["seed"] = seed
+    if state.config.data and "data_digest" in (created := store.read(state.game_id, 0, 1)[0].payload):
+        # the game's data, which its GameCreated names by digest: the record verifies anywhere
+        header["data"] = {created["data_digest"]: state.config.data}
     yield json.dumps(header, sort_keys=True, ensure_ascii=False)
     for event in store.read(state.game_id):
         yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
@@ -91,6 +95,12 @@ def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
         events.append(Event.from_record(record))
     if not events or events[0].game_id != header.get("game_id"):
         raise ServiceError("the record's events do not belong to the game in its header")
+    for digest, data in (header.get("data") or {}).items():
+        if not isinstance(data, dict) or digest_of(data) != digest:
+            raise ServiceError(f"the header's game data {str(digest)[:16]}... does not match its digest")
+    named = events[0].payload.get("data_digest")
+    if named is not None and named not in (header.get("data") or {}):
+        raise ServiceError("the record's game names its data by digest, and the header does not carry it")
     return header, events
 
 

@@ -15,6 +15,7 @@ from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable
 from events.replay import CorruptLog, GameNotFound, GameState, undone_seqs
 from events.rules import Action, InvalidAction, Rules
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
+from events.gamedata import data_row
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
 from pbem import deadlines, records, reminders
@@ -555,6 +556,9 @@ class Service:
         game_id = header["game_id"]
         if self.store.last(game_id)[0]:
             raise ServiceError(f"game {game_id} already exists here")
+        data = list((header.get("data") or {}).values())  # each checked against its digest by parse_record
+        for found in data:
+            self.kernel.data.add(found)
         seed, seats = records.check(self.kernel.replayer, header, events)
         if not players:
             players = [Player(p["email"], p["name"]) for p in header.get("players", [])]
@@ -567,6 +571,7 @@ class Service:
         rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name, "mail": 1})
                  for i, p in enumerate(players)]
         rows.append(Row("game_secrets", {"game_id": game_id, "seed": seed}))
+        rows += [data_row(d) for d in data]
         return self.kernel.import_events(events, rows)
 
 

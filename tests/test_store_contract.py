@@ -13,7 +13,8 @@ from typing import Any, Iterator, Sequence
 import pytest
 
 from events.audit import verify_chain
-from events.envelope import GENESIS_HASH, Event, Visibility, event_hash, payload_hash
+from events.envelope import GENESIS_HASH, Event, Visibility, canonical_json, event_hash, payload_hash
+from events.gamedata import data_row, digest_of
 from events.store import _EVENT_COLUMNS, ConcurrencyError, EventStore, Row, Snapshot, SQLiteEventStore, _event_to_row
 
 
@@ -134,6 +135,14 @@ class StoreContract(ABC):
             (0, "b"), (2, None)]
         assert s.seed("g1") == "s3cret"
         assert s.seed("g2") is None
+
+    def test_game_data_is_written_with_the_events_once_and_read_by_its_digest(self, s: EventStore) -> None:
+        data = {"cards": [{"id": 1, "name": "Zoë"}], "vp": 7}
+        s.append("g1", 0, sealed("g1", 0, GENESIS_HASH, [{"n": 1}]), [data_row(data)])
+        s.append("g2", 0, sealed("g2", 0, GENESIS_HASH, [{"n": 1}]), [data_row(data)])  # a second game: no-op
+        assert s.game_data(digest_of(data)) == canonical_json(data)
+        assert self.execute(s, "SELECT count(*) FROM game_data")[0][0] == 1
+        assert s.game_data("0" * 64) is None
 
     def test_a_json_row_value_is_stored_as_json_text(self, s: EventStore) -> None:
         self.execute(s, "CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT)")
