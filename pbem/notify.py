@@ -16,6 +16,7 @@ from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
 from pbem.people import DEFAULT_ZONE, mail_settings, short_time, zone_of
 from pbem.presentation import short_name, turn_label
+from pbem.talk import TALK_TYPES, is_talk
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -78,6 +79,8 @@ class Notifier:
 
     def for_command(self, service: Service, before: GameState[Any] | None, after: GameState[Any],
                     events: list[Event], players: list[dict[str, Any]]) -> list[Row]:
+        if is_talk(events):
+            return []  # talk sends no mail of its own: it is in its readers' next mail
         rules = service.kernel.rules(after)
         prompts = rules.prompts(after.game) if not after.ended else {}
         deadlines = {e.payload["seat"]: e.payload for e in events if e.type == DEADLINE_SET}
@@ -307,7 +310,8 @@ class Notifier:
         skipped = undone_seqs(events)
         lines = []
         for event in events:
-            if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded"):
+            if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
+                                                                      *TALK_TYPES):
                 continue
             if event.type == "pbem.RandomDrawn":
                 continue

@@ -18,7 +18,7 @@ from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.gamedata import data_row
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
-from pbem import deadlines, records, reminders
+from pbem import deadlines, records, reminders, talk
 from pbem.statecache import StateCache
 from pbem import replay as replay_module
 from pbem import undo_requests
@@ -52,6 +52,8 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("deadlines", {"game_id": str, "seat": int, "kind": str, "issued_at": str, "due_at": str,
                                      "reminders_sent": int, "issued_seq": int, "remind_at": str, "owed": int},
                        pk=("game_id", "seat"), indexes=[("due_at",), ("remind_at",), ("owed",)])
+    store.ensure_table("notes", {"game_id": str, "commitment": str, "seat": int, "text": str, "key": str},
+                       pk=("game_id", "commitment"))  # private notes' words: only their writers' pages read them
     store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
                        pk=("game_id", "seat", "topic"))
     store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
@@ -86,7 +88,8 @@ class Service:
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
-        self.kernel = Kernel(store, games if games is not None else all_games(), extra_types=DELIVERY_EVENT_TYPES)
+        self.kernel = Kernel(store, games if games is not None else all_games(),
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -292,6 +295,10 @@ class Service:
         """Move the deadlines of the game (or of one seat) later by some hours."""
         return deadlines.extend(self, game_id, hours, reason, cause=cause, seat=seat, expected_seq=expected_seq)
 
+    def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
+        """A message to the table or to chosen players, or a note (``pbem.talk``)."""
+        return talk.record(self, game_id, seat, said, cause=cause)
+
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
@@ -454,6 +461,10 @@ class Service:
         for event in events:
             record = records.redact(event, seat, state.ended, salt_seed)
             record["text"] = self.describe_event(rules, event, seat, state.ended, names)
+            if event.type == talk.NOTE_KEPT:  # the writer reads their own words (kept apart from the log)
+                mine = talk.note_text(self, game_id, seat, event)
+                if mine is not None:
+                    record["text"] = talk.describe(event, seat, state.ended, names, mine)
             record["undone"] = event.seq in skipped
             lines.append(record)
         return lines
@@ -479,6 +490,8 @@ class Service:
             return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
         if event.type == GAME_ENDED:
             return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
+        if event.type in talk.TALK_TYPES:
+            return talk.describe(event, seat, ended, names)
         if event.type.startswith("pbem."):
             return describe_delivery(event, names)
         return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],

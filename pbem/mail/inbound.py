@@ -22,6 +22,7 @@ from pathlib import Path
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import Row, write_row
+from pbem import talk
 from pbem.links import LinkError
 from pbem.service import Service, ServiceError
 
@@ -192,9 +193,15 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     received = datetime.now(timezone.utc).isoformat(timespec="seconds")
     if not reply.commands:
         error = "the reply had no command in it (write each command on its own line, above the quoted mail)"
+    names = [p["name"] for p in sorted(service.players(claims.game_id), key=lambda p: int(p["seat"]))]
     for text in reply.commands:
         detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender, "received_at": received}
         try:
+            said = talk.parse_line(text, names, claims.seat)  # say ..., tell NAME: ..., note ..., seal ...
+            if said is not None:
+                service.say(claims.game_id, claims.seat, said, cause=Cause("mail", detail))
+                applied.append(text)
+                continue
             service.act_as(claims.game_id, claims.seat, text, cause=Cause("mail", detail), expected_seq=expected)
         except StaleCommand:
             error = (f"the game has moved on since the mail you answered (your command {text!r} was not applied); "

@@ -19,6 +19,7 @@ from events.store import ConcurrencyError
 from pbem.delivery import STANDING_ANSWERS
 from pbem.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
+from pbem.talk import TALK_TYPES
 from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
                              home_token, links, posted_seq, read_play, reader_zone, service)
@@ -72,7 +73,8 @@ def since_last_turn(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]
     actor = f"seat:{seat}"
     last = max((line["seq"] for line in log if line.get("actor") == actor and not line.get("undone")), default=0)
     return [line for line in log if line["seq"] > last
-            and (not str(line.get("type", "")).startswith("pbem.") or line.get("type") == "pbem.ActionsUndone")]
+            and (not str(line.get("type", "")).startswith("pbem.")
+                 or line.get("type") in ("pbem.ActionsUndone", *TALK_TYPES))]
 
 
 def clickable(token: str, shown: dict[str, Any], legal: list[dict[str, Any]], groups: list[dict[str, Any]],
@@ -111,7 +113,8 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "public_url": url_for("games.page", game_id=game_id),
         "undo_answer_url": undo_answer_url(seat, shown), "max_reason": MAX_REASON, "seq": shown["seq"],
         "tz": reader_zone(seat.email),
-        "status": 200, "title": "", "message": None,
+        "status": 200, "title": "", "message": None, "notice": None,
+        "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],
     }
 
 
