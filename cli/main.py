@@ -15,6 +15,7 @@ from cli.common import print_json as _print_json
 from cli.common import setup_logging as _logging
 from cli.mail import mail
 from cli.proof import COMMANDS as PROOF_COMMANDS
+from cli.talk import COMMANDS as TALK_COMMANDS
 from events.handling import Cause, UndoRefused
 from pbem import config
 from pbem.delivery import UNDO_REQUEST_CLOSED
@@ -52,7 +53,7 @@ def game() -> None:
     """Create, play, inspect and verify games."""
 
 
-for _command in PROOF_COMMANDS:
+for _command in PROOF_COMMANDS + TALK_COMMANDS:
     game.add_command(_command)
 
 

@@ -37,7 +37,8 @@ NOTE_SEALED = "pbem.NoteSealed"
 NOTE_KEPT = "pbem.NoteKept"
 TALK_TYPES = (SAID, NOTE_SEALED, NOTE_KEPT)
 MAX_WORDS = 1000  # characters of a message or a note
-KEYWORDS = ("say", "tell", "note", "seal")  # how a line of a reply by mail starts when it is talk, not a move
+KEYWORDS = ("say", "tell", "note", "seal")
+KINDS = ("say", "note", "seal")  # a message, a private note, a sealed note  # how a line of a reply by mail starts when it is talk, not a move
 
 
 class SaidSchema(Schema):

@@ -227,3 +227,30 @@ def test_the_settings_of_a_service_without_mail_still_allow_talk(tmp_path: Path)
         assert [line["text"] for line in plain.log(game, ANN.email)][-1] == "Cy to Ann: \u201chi\u201d"
     finally:
         plain.close()
+
+
+def test_talk_through_the_json_api_and_the_command_line(app: Flask, service: Service, emerald: str) -> None:
+    from click.testing import CliRunner
+
+    from cli.main import cli
+
+    client = app.test_client()
+    links = app.extensions["pbem.links"]
+    token = links.play(emerald, 1, service.store.last(emerald)[0])
+    answer = client.post(f"/api/play/{token}/say", json={"text": "psst", "to": ["Cy"]})
+    assert answer.status_code == 200 and answer.json["receipt"][0]["type"] == talk.SAID
+    assert client.post(f"/api/play/{token}/say", data="text=hi").status_code == 415
+    assert client.post(f"/api/play/{token}/say", json={"text": "hi", "to": ["Zed"]}).status_code == 400
+    assert client.post(f"/api/play/{token}/say", json={"text": "hi", "extra": 1}).status_code == 400
+    instance = app.config["PBEM_SETTINGS"].instance
+    done = CliRunner().invoke(cli, ["--instance", str(instance), "game", "say", emerald, "--as", CY.email,
+                                    "--to", "Ann", "hello Ann"])
+    assert done.exit_code == 0 and "pbem.Said" in done.output, done.output
+    sealed = CliRunner().invoke(cli, ["--instance", str(instance), "game", "say", emerald, "--as", CY.email,
+                                      "--seal", "Ann wins"])
+    assert sealed.exit_code == 0 and "pbem.NoteSealed" in sealed.output
+    said = [e.payload for e in service.store.read(emerald) if e.type == talk.SAID]
+    assert said == [{"seat": 1, "to": [2], "text": "psst"}, {"seat": 2, "to": [0], "text": "hello Ann"}]
+    refused = CliRunner().invoke(cli, ["--instance", str(instance), "game", "say", emerald, "--as", CY.email,
+                                       "--to", "Cy", "me"])
+    assert refused.exit_code != 0 and "not yourself" in refused.output

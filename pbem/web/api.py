@@ -16,6 +16,7 @@ from flask import Blueprint, jsonify, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
+from pbem import talk
 from pbem.service import ServiceError
 from pbem.web.common import PageError, action_refused, check_game, command_text, links, read_play, service
 from pbem.web.play import stale_page
@@ -109,3 +110,31 @@ def act(token: str) -> Any:
     return jsonify({"receipt": [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in result.events],
                     "seq": shown["seq"], "status": shown["status"], "prompt": shown["your_prompt"],
                     "next_token": token, "next_url": url_for("api.play", token=token)})
+
+
+@bp.post("/play/<token>/say")
+def say(token: str) -> Any:
+    """Table talk (``pbem.talk``): ``{"text": "...", "to": ["Ben"] | null, "kind": "say" | "note" | "seal"}``."""
+    seat = read_play(token)
+    data = request.get_data(cache=False)
+    if not plain_json():
+        raise bad("send the message as JSON with Content-Type: application/json", 415, "unsupported_media_type")
+    try:
+        body = json.loads(data)
+    except (ValueError, RecursionError):
+        raise bad("the body is not valid JSON") from None
+    if not isinstance(body, dict) or sorted(set(body) - {"text", "to", "kind"}):
+        raise bad('the body must be a JSON object with "text", and optionally "to" (a list of names) and "kind"')
+    kind = body.get("kind", "say")
+    chosen = body.get("to") or []
+    if kind not in talk.KINDS or not isinstance(chosen, list) or not all(isinstance(x, (str, int)) for x in chosen):
+        raise bad('"kind" is say, note or seal; "to" a list of player names (or null: everyone)')
+    game_id, index = seat.claims.game_id, seat.claims.seat
+    names = [s["name"] for s in service().show(game_id)["seats"]]
+    try:
+        words = talk.words(body.get("text") if isinstance(body.get("text"), str) else "")
+        to = talk.recipients([str(x) for x in chosen], names, index) if kind == "say" and chosen else None
+        result = service().say(game_id, index, talk.Talk(kind, words, to), cause=Cause("api", seat.claims.cause()))
+    except (ActionError, ServiceError) as err:
+        raise bad(str(err)) from None
+    return jsonify({"receipt": [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in result.events]})

@@ -1,7 +1,7 @@
 """Table talk from the play page: a message to the table or to chosen players, a private or a sealed note.
 
 ``POST /play/<token>/say`` with the page's CSRF token, ``kind`` (say, note or seal), ``text`` and, for a
-message to some players only, one ``to`` field per seat. Talk is no move: a link the game has moved on from
+message to some players only, one ``to`` field per seat (``POST /api/play/<token>/say`` takes the same as JSON). Talk is no move: a link the game has moved on from
 still carries it, and it outdates no page. The play page comes back with what was sent, or with the reason
 nothing was.
 """
@@ -48,3 +48,4 @@ def say(token: str) -> Any:
     whom = "everyone" if to is None else " and ".join(names[s] for s in to)
     context["notice"] = SENT[kind] + (f" to {whom}." if kind == "say" else ".")
     return render_template("web/play.html", **context)
+
