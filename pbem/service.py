@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -12,26 +11,25 @@ from typing import Any, Iterable, Mapping, Sequence
 from events import audit
 from events.envelope import Event, NewEvent, actor_seat, seat_actor
 from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
-from events.replay import CorruptLog, GameNotFound, GameState, undone_seqs
+from events.replay import CorruptLog, GameNotFound, GameState
 from events.rules import Action, InvalidAction, Rules
-from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.gamedata import data_row
+from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
-from pbem import deadlines, records, reminders, talk
-from pbem.statecache import StateCache
+from pbem import deadlines, logbook, records, reminders, talk
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
-                           check_scheduled, describe_delivery, waiting_for)
+                           check_scheduled, waiting_for)
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
 from pbem.mail.outbox import create_tables as create_mail_tables
 from pbem.notify import Notifier
 from pbem.people import MAIL_COLUMNS
+from pbem.statecache import StateCache
 
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
@@ -442,60 +440,17 @@ class Service:
 
     def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
             upto_seq: int | None = None) -> list[dict[str, Any]]:
-        """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader may see them, with a
-        line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
-        the end marks exactly what the whole log would)."""
-        seat = self.seat_of(game_id, email) if email else None
-        state = self.load(game_id)
-        rules = self.kernel.rules(state)
-        events = self.store.read(game_id, after_seq, upto_seq)
-        skipped = undone_seqs(events)
-        if upto_seq is not None:  # an earlier page: undos recorded after it may take back some of its events
-            for row in self.store.query("SELECT payload FROM events WHERE game_id = ? AND seq > ? AND type = ?",
-                                        (game_id, upto_seq, ACTIONS_UNDONE)):
-                undo = json.loads(row["payload"])
-                skipped.update(range(undo["from_seq"], undo["to_seq"] + 1))
-        names = [s.name for s in state.config.seats]
-        salt_seed = self.kernel.seed(game_id) if state.salted else None
-        lines = []
-        for event in events:
-            record = records.redact(event, seat, state.ended, salt_seed)
-            record["text"] = self.describe_event(rules, event, seat, state.ended, names)
-            if event.type == talk.NOTE_KEPT:  # the writer reads their own words (kept apart from the log)
-                mine = talk.note_text(self, game_id, seat, event)
-                if mine is not None:
-                    record["text"] = talk.describe(event, seat, state.ended, names, mine)
-            record["undone"] = event.seq in skipped
-            lines.append(record)
-        return lines
+        """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.logbook``)."""
+        return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq)
 
     def last_acted(self, game_id: str, seat: int) -> int:
-        """The seq of the last event this seat's own command recorded (0: none yet): the key read backwards from
-        the newest event, so it stops at the seat's last move."""
-        rows = self.store.query("SELECT seq FROM events WHERE game_id = ? AND actor = ? ORDER BY seq DESC LIMIT 1",
-                                (game_id, f"seat:{seat}"))
-        return int(rows[0]["seq"]) if rows else 0
+        """The seq of the last event this seat's own command recorded (0: none yet)."""
+        return logbook.last_acted(self.store, game_id, seat)
 
     @staticmethod
     def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
-        payload = event.payload
-        if event.type == GAME_CREATED:
-            return f"game created for {', '.join(names)}; seed commitment {payload['seed_commitment'][:16]}..."
-        if event.type == RANDOM_DRAWN:
-            count = len(payload["draws"])
-            return f"{count} random draw{'s' if count != 1 else ''}" + (
-                ": " + json.dumps([d["result"] for d in payload["draws"]]) if ended else " (hidden until the end)")
-        if event.type == ACTIONS_UNDONE:
-            who = names[payload["seat"]] if 0 <= payload["seat"] < len(names) else "?"
-            return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
-        if event.type == GAME_ENDED:
-            return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
-        if event.type in talk.TALK_TYPES:
-            return talk.describe(event, seat, ended, names)
-        if event.type.startswith("pbem."):
-            return describe_delivery(event, names)
-        return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
-                             rules.describe(event, None if ended else seat))
+        """One event in words, as this reader may read it."""
+        return logbook.describe_event(rules, event, seat, ended, names)
 
     def replay(self, game_id: str, at: int | None = None, *, seat: int | None = None, everything: bool = False,
                with_undone: bool = False) -> dict[str, Any]:

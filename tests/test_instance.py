@@ -20,6 +20,7 @@ ARGS: dict[str, list[str]] = {
     "pbem game show": ["3f9a1c22d0"],
     "pbem game legal": ["3f9a1c22d0", "--as", "a@example.org"],
     "pbem game act": ["3f9a1c22d0", "pass", "--as", "a@example.org"],
+    "pbem game say": ["3f9a1c22d0", "hello", "--as", "a@example.org"],
     "pbem game undo": ["3f9a1c22d0", "--as", "a@example.org"],
     "pbem game undo-answer": ["3f9a1c22d0", "5be2c0a1d4", "approve", "--as", "a@example.org"],
     "pbem game log": ["3f9a1c22d0"],

@@ -1,0 +1,79 @@
+"""The game's log in words, as one reader may read it: every event or a window of them, with undone ones marked."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from events.envelope import Event
+from events.rules import Rules
+from events.replay import undone_seqs
+from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
+from events.store import SQLiteEventStore
+from pbem import records, talk
+from pbem.delivery import describe_delivery
+
+if TYPE_CHECKING:
+    from pbem.service import Service
+
+SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
+
+
+def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
+        upto_seq: int | None = None) -> list[dict[str, Any]]:
+    """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader at ``seat`` may see them,
+    with a line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
+    the end marks exactly what the whole log would)."""
+    state = service.load(game_id)
+    rules = service.kernel.rules(state)
+    events = service.store.read(game_id, after_seq, upto_seq)
+    skipped = undone_seqs(events)
+    if upto_seq is not None:  # an earlier page: undos recorded after it may take back some of its events
+        for row in service.store.query("SELECT payload FROM events WHERE game_id = ? AND seq > ? AND type = ?",
+                                       (game_id, upto_seq, ACTIONS_UNDONE)):
+            undo = json.loads(row["payload"])
+            skipped.update(range(undo["from_seq"], undo["to_seq"] + 1))
+    names = [s.name for s in state.config.seats]
+    salt_seed = service.kernel.seed(game_id) if state.salted else None
+    lines = []
+    for event in events:
+        record = records.redact(event, seat, state.ended, salt_seed)
+        record["text"] = describe_event(rules, event, seat, state.ended, names)
+        if event.type == talk.NOTE_KEPT:  # the writer reads their own words (kept apart from the log)
+            mine = talk.note_text(service, game_id, seat, event)
+            if mine is not None:
+                record["text"] = talk.describe(event, seat, state.ended, names, mine)
+        record["undone"] = event.seq in skipped
+        lines.append(record)
+    return lines
+
+
+def last_acted(store: SQLiteEventStore, game_id: str, seat: int) -> int:
+    """The seq of the last event this seat's own command recorded (0: none yet): the key read backwards from the
+    newest event, so it stops at the seat's last move."""
+    rows = store.query("SELECT seq FROM events WHERE game_id = ? AND actor = ? ORDER BY seq DESC LIMIT 1",
+                       (game_id, f"seat:{seat}"))
+    return int(rows[0]["seq"]) if rows else 0
+
+
+def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
+    """One event in words, as the reader at ``seat`` may read it (``ended``: everything is shown)."""
+    payload = event.payload
+    if event.type == GAME_CREATED:
+        return f"game created for {', '.join(names)}; seed commitment {payload['seed_commitment'][:16]}..."
+    if event.type == RANDOM_DRAWN:
+        count = len(payload["draws"])
+        return f"{count} random draw{'s' if count != 1 else ''}" + (
+            ": " + json.dumps([d["result"] for d in payload["draws"]]) if ended else " (hidden until the end)")
+    if event.type == ACTIONS_UNDONE:
+        who = names[payload["seat"]] if 0 <= payload["seat"] < len(names) else "?"
+        return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
+    if event.type == GAME_ENDED:
+        return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
+    if event.type in talk.TALK_TYPES:
+        return talk.describe(event, seat, ended, names)
+    if event.type.startswith("pbem."):
+        return describe_delivery(event, names)
+    return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
+                         rules.describe(event, None if ended else seat))
