@@ -95,3 +95,75 @@ def random_playout(players: int, seed: int, variant: str = "standard", max_steps
             check(game, seat, legal)
         game.act(seat, chooser.choice(legal))
     raise AssertionError(f"playout {players}/{seed} did not end in {max_steps} steps")
+
+
+# --- described positions -------------------------------------------------------------------------
+
+class Dice(Rng):
+    """An Rng whose die rolls are given in advance (faces 1-12), for scenario tests."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__("dice")
+        self.faces = list(faces)
+
+    def randint(self, lo: int, hi: int) -> int:
+        assert self.faces, "the scenario rolled more dice than it gave"
+        return self.faces.pop(0)
+
+
+def card(symbols: list[str], scroll: str = "", interrupt: bool = False) -> int:
+    """The number of a card of the default deck with exactly these symbols (and scroll effect)."""
+    from pbem.games.nanty.data import catalog, load_data
+    for c in catalog(load_data(None)).cards.values():
+        if list(c.symbols) == symbols and (not scroll or c.scroll == scroll):
+            return c.id
+    raise LookupError(symbols)
+
+
+def position(players: int = 3, *, active: int = 0, hands: Mapping[int, list[int]] | None = None,
+             money: Mapping[int, int] | None = None, spots: Mapping[str, Mapping[str, Any]] | None = None,
+             personalities: Mapping[int, str] | None = None, events: list[str] | None = None,
+             deck: list[int] | None = None, variant: str = "standard") -> Game:
+    """A game set to a described position: an empty board but for ``spots``, the given hands and money
+    (the bank holds the rest of the £120), ``active`` to play with a fresh turn."""
+    from pbem.games.nanty.engine import fresh_turn
+    from pbem.games.nanty.state import Spot, replace
+    import json
+    game = Game.new(players, seed="scenario", variant=variant)
+    s = game.state
+    hands = hands or {}
+    used = [c for h in hands.values() for c in h]
+    rest = [c for c in s.cat.cards if c not in used]
+    new_spots = []
+    for area in s.cat.area_ids:
+        d = dict((spots or {}).get(area, {}))
+        agents = [0] * players
+        for seat, count in dict(d.pop("agents", {})).items():
+            agents[seat] = count
+        new_spots.append(Spot(agents=tuple(agents), **d))
+    s = replace(s, spots=tuple(new_spots), discard=(), deck=tuple(deck if deck is not None else rest),
+                event_deck=tuple(events if events is not None else s.event_deck), events_done=(),
+                active=active, pending=json.dumps(fresh_turn(), sort_keys=True))
+    s = replace(s, grenadiers=s.cat.game["grenadiers"] - sum(x.grenadiers for x in s.spots),
+                citizens=s.cat.game["citizens"] - sum(x.citizens for x in s.spots))
+    s = replace(s, events_done=tuple(e for e in s.cat.events if e not in s.event_deck))
+    for seat in range(players):
+        s = s.with_player(seat, hand=tuple(hands.get(seat, [])), money=(money or {}).get(seat, 10), loans=())
+        if personalities and seat in personalities:
+            s = s.with_player(seat, personality=personalities[seat])
+    s = replace(s, bank=s.cat.game["bank"] - sum(p.money for p in s.players))
+    game.state = s
+    return game
+
+
+def run(game: Game, text: str, dice: Dice | None = None, seat: int | None = None) -> list[Event]:
+    """Act with a text command (for the prompted seat), rolling ``dice``."""
+    if seat is None:
+        seat = game.who()
+    action = RULES.parse(game.state, text)
+    return game.fold(RULES.decide(game.state, seat, action, dice or Dice()), seat_actor(seat))
+
+
+def said(events: list[Event]) -> list[str]:
+    """The events in words, as the spectator reads them (the turn's bookkeeping left out)."""
+    return [RULES.describe(e, None) for e in events if e.type != "nanty.StepSet"]
