@@ -30,6 +30,10 @@ def _checker(full: bool) -> Any:
         conserved(s)
         if pick.random() < 0.2:
             no_leaks(s)
+        prompt = RULES.prompts(s)[seat]
+        assert prompt.default in legal, "a deadline's default action must be legal"
+        for answer in prompt.answers.values():
+            assert answer in legal
         tried = legal if full else pick.sample(legal, min(3, len(legal)))
         for action in tried:
             RULES.decide(s, seat, action, Rng("probe", 0))      # accepted: no error

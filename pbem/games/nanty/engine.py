@@ -110,6 +110,16 @@ def prompts(state: State) -> dict[int, Prompt]:
         text = (f"A Random Event strikes your pieces in {_area(state, ask['area'])}: pay £3 apiece with Holborn "
                 "to keep them?")
         return {seat: Prompt(seat, out_of_turn, text, {"kind": "protect", "agents": 0, "building": 0})}
+    if kind == "turn":
+        # the default without listing every legal action (views ask for prompts on every read)
+        hand = state.players[seat].hand
+        if p.get("card") is not None:
+            default: Action = {"kind": "skip"}
+        elif p.get("played", 0) > 0 or not hand:
+            default = {"kind": "end"}
+        else:
+            default = {"kind": "play", "card": min(hand)}
+        return {seat: Prompt(seat, "turn", _turn_text(p), default)}
     legal = legal_actions(state, seat)
     if not legal:
         return {}
@@ -119,18 +129,19 @@ def prompts(state: State) -> dict[int, Prompt]:
         text = f"Flood: move one of your agents out of {_area(state, ask['area'])}."
     elif kind == "subsidence":
         text = "Subsidence: you cannot pay for all your buildings; choose one to lose."
-    elif kind == "discard":
-        text = "Westminster: discard one card."
-    elif p.get("card") is not None:
-        text = "Go on with your card: use its next symbol, or skip it."
-    elif p.get("plays", 0) > 0 and p.get("played", 0) == 0:
-        text = "Your turn: play a card (area powers may be used at any time in your turn)."
-    elif p.get("plays", 0) > 0:
-        text = "Play another card, or end your turn."
     else:
-        text = "End your turn (area powers may still be used)."
-    default = next((a for a in legal if a["kind"] in ("skip", "end")), legal[0])
-    return {seat: Prompt(seat, out_of_turn, text, default)}
+        text = "Westminster: discard one card."
+    return {seat: Prompt(seat, out_of_turn, text, legal[0])}
+
+
+def _turn_text(p: Mapping[str, Any]) -> str:
+    if p.get("card") is not None:
+        return "Go on with your card: use its next symbol, or skip it."
+    if p.get("plays", 0) > 0 and p.get("played", 0) == 0:
+        return "Your turn: play a card (area powers may be used at any time in your turn)."
+    if p.get("plays", 0) > 0:
+        return "Play another card, or end your turn."
+    return "End your turn (area powers may still be used)."
 
 
 # --- deciding ------------------------------------------------------------------------------

@@ -11,11 +11,17 @@ from pbem.games.nanty.state import State
 
 
 def card_json(cat: Catalog, card: int) -> dict[str, Any]:
-    c = cat.cards[card]
-    out: dict[str, Any] = {"id": c.id, "number": c.number, "name": c.name, "symbols": list(c.symbols)}
-    if c.text:
-        out["text"] = c.text
-    return out
+    """The face of a card (a fresh dict each call; the faces are built once per catalog)."""
+    table = cat.__dict__.get("_card_json")
+    if table is None:
+        table = {}
+        for cid, c in cat.cards.items():
+            face: dict[str, Any] = {"id": c.id, "number": c.number, "name": c.name, "symbols": list(c.symbols)}
+            if c.text:
+                face["text"] = c.text
+            table[cid] = face
+        object.__setattr__(cat, "_card_json", table)
+    return dict(table[card])
 
 
 def personality_json(state: State, pid: str) -> dict[str, Any]:
@@ -91,7 +97,8 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
                 g["now"] = measure(state, seat, g["measure"])
         view["you"] = {"seat": seat, "hand": [card_json(cat, c) for c in pl.hand], "personality": mine,
                        "money": pl.money}
-        prompt = engine.prompts(state).get(seat)
+        who = engine.acting(state)
+        prompt = engine.prompts(state).get(seat) if who is not None and who[0] == seat else None
         if prompt is not None:
             view["prompt"] = prompt.to_json()
     return view
