@@ -15,11 +15,11 @@ from pbem.presentation import LINE_WIDTH
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98")
 COLOUR_NAMES = ("red", "blue", "green", "purple")
 # Where each area sits on the drawn map (centre x, y): the north bank above the river, the south below.
-PLACES = {"west_end": (150, 62), "holborn": (300, 62), "highbury": (450, 62),
-          "chelsea": (75, 168), "westminster": (225, 168), "strand": (375, 168), "city": (525, 168),
-          "east_end": (650, 168), "battersea": (150, 330), "lambeth": (300, 330), "southwark": (450, 330),
-          "bermondsey": (600, 330)}
-BOX_W, BOX_H = 136, 86
+PLACES = {"west_end": (142, 62), "holborn": (282, 62), "highbury": (422, 62),
+          "chelsea": (72, 168), "westminster": (212, 168), "strand": (352, 168), "city": (492, 168),
+          "east_end": (640, 168), "battersea": (142, 330), "lambeth": (282, 330), "southwark": (422, 330),
+          "bermondsey": (562, 330)}
+BOX_W, BOX_H = 128, 86
 SYMBOLS = {"agent": "place an agent", "building": "place a building", "assassinate": "assassinate",
            "trouble": "remove a trouble marker", "scroll": "scroll", "event": "Random Event",
            "again": "play another card", "interrupt": "interrupt"}
@@ -121,7 +121,7 @@ class NantyPresentation:
             "turn_words": self._turn_words(view, names, playing), "asked": (view.get("prompt") or {}).get("text"),
             "areas": areas, "players": table, "you": mine, "playing": playing,
             "bank": view.get("bank", 0), "deck": view.get("deck_size", 0), "events_left": view.get("events_left", 0),
-            "events_done": [e.replace("_", " ").title() for e in view.get("events_done") or []],
+            "events_done": [str(n) for n in view.get("events_done_names") or []],
             "trouble": view.get("trouble", 0), "riots_at": view.get("riots_at", 8),
             "supply": f"{view.get('grenadiers_in_supply', 0)} Grenadiers and {view.get('citizens_in_supply', 0)} "
                       "New Citizens in the supply",

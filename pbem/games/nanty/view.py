@@ -41,6 +41,7 @@ def _public(state: State) -> dict[str, Any]:
         "game": "nanty", "phase": state.phase, "turn": state.turn, "active": state.active,
         "personalities": state.variant, "bank": state.bank, "deck_size": len(state.deck),
         "events_left": len(state.event_deck), "events_done": list(state.events_done),
+        "events_done_names": [cat.events[e]["name"] for e in state.events_done],
         "trouble": state.trouble_count(), "grenadiers_in_supply": state.grenadiers,
         "citizens_in_supply": state.citizens, "uses_assumed_data": bool(cat.assumed),
         "grenadiers_disable_powers": bool(cat.game["grenadiers_disable_powers"]),
