@@ -81,3 +81,16 @@ def test_steps_are_silent_about_personalities() -> None:
         events = game.act(seat, pick.choice(RULES.legal_actions(before, seat)))
         after_step(before, events, game.state)
         no_leaks(game.state)
+
+
+@pytest.mark.parametrize("variant", ["standard", "classic"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_many_more_random_games_end_and_conserve_everything(players: int, variant: str) -> None:
+    """50 more seeds per player count and variant (300 games): every step conserves, every game ends and replays."""
+    ends: dict[str, int] = {}
+    for seed in range(1000, 1050):
+        game = random_playout(players, seed, variant, check=lambda g, seat, legal: conserved(g.state))
+        assert game.state.phase == "over" and game.state.winners
+        assert game.replay() == game.state
+        ends[game.state.end_reason] = ends.get(game.state.end_reason, 0) + 1
+    assert ends.get("deck_out", 0) > 0
