@@ -100,8 +100,12 @@ def _target_name(state: State, target: Any) -> str:
 def format_action(state: State, action: Mapping[str, Any]) -> str:
     a = dict(action)
     kind = a.get("kind")
-    A = lambda key: area_name(state, a[key])  # noqa: E731 - a short local reader
-    card = lambda key: state.cat.cards[a[key]].number  # noqa: E731
+    def A(key: str) -> str:  # noqa: N802 - a short local reader of an area field
+        return area_name(state, a[key])
+
+    def card(key: str) -> str:
+        return state.cat.cards[a[key]].number
+
     if kind in ("end", "skip", "take", "decline"):
         return str(kind)
     if kind == "play":

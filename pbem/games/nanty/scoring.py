@@ -38,7 +38,7 @@ def building_value(s: State, seat: int) -> int:
 
 
 def loans_owed(s: State, seat: int) -> int:
-    return len(s.players[seat].loans) * s.cat.game["loan_net_worth"]
+    return len(s.players[seat].loans) * int(s.cat.game["loan_net_worth"])
 
 
 def measure(s: State, seat: int, name: str) -> int:

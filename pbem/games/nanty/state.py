@@ -86,13 +86,13 @@ class State:
         return sum(s.agents[seat] for s in self.spots)
 
     def agents_in_stock(self, seat: int) -> int:
-        return self.cat.game["agents"] - self.agents_on_board(seat)
+        return int(self.cat.game["agents"]) - self.agents_on_board(seat)
 
     def buildings_of(self, seat: int) -> list[str]:
         return [a for a, s in zip(self.cat.area_ids, self.spots) if s.building == seat]
 
     def buildings_in_stock(self, seat: int) -> int:
-        return self.cat.game["buildings"] - len(self.buildings_of(seat))
+        return int(self.cat.game["buildings"]) - len(self.buildings_of(seat))
 
     def areas_with_agent(self, seat: int) -> list[str]:
         return [a for a, s in zip(self.cat.area_ids, self.spots) if s.agents[seat] > 0]
