@@ -66,12 +66,12 @@ def test_subsidence_costs_2_a_building_and_the_owner_chooses_what_falls() -> Non
     g, lines = strike("subsidence", money={0: 10, 1: 3, 2: 1},
                       spots={"city": {"building": 0}, "strand": {"building": 0}, "lambeth": {"building": 1},
                              "chelsea": {"building": 1}, "battersea": {"building": 1}, "holborn": {"building": 2}})
-    assert lines[1] == "seat 0 pays the bank £4 (subsidence)."
+    assert lines[1] == "seat 0 pays the bank £4 (Subsidence)."
     assert RULES.legal_actions(g.state, 1) == [{"kind": "lose", "area": a} for a in ("chelsea", "lambeth", "battersea")]
     run(g, "lose Chelsea")
     lines = said(run(g, "lose Battersea"))
     assert lines[:3] == ["The building of seat 1 in Battersea is removed (subsidence).",
-                         "seat 1 pays the bank £2 (subsidence).", "The building of seat 2 in Holborn is removed (subsidence)."]
+                         "seat 1 pays the bank £2 (Subsidence).", "The building of seat 2 in Holborn is removed (subsidence)."]
     assert g.state.buildings_of(1) == ["lambeth"] and g.state.players[1].money == 1 and g.state.players[2].money == 1
 
 

@@ -28,7 +28,7 @@ def test_the_loan_cards_lend_10_and_stay_in_front_of_their_player() -> None:
     g = position(hands={0: [merry]})
     to_scroll(g, merry)
     assert said(run(g, "scroll")) == [f"seat 0 takes out a loan with Mr Merryweather ({merry:03d}).",
-                                      "the bank pays seat 0 £10 (loan)."]
+                                      "the bank pays seat 0 £10 (a loan)."]
     assert g.state.players[0].loans == (merry,) and merry not in g.state.discard
     assert RULES.view(g.state, 1)["players"][0]["loans"][0]["name"] == "Mr Merryweather"
     assert points(g.state, 0)["loans_repaid"] == 12 and points(g.state, 0)["money"] == 8
@@ -45,7 +45,7 @@ def test_draw_levy_and_income_scrolls() -> None:
     levy = scroll_card("levy_all", 2)
     g = position(hands={0: [levy]}, money={0: 0, 1: 5, 2: 1})
     to_scroll(g, levy)
-    assert said(run(g, "scroll"))[:2] == ["seat 1 pays seat 0 £2 (scroll).", "seat 2 pays seat 0 £1 (scroll)."]
+    assert said(run(g, "scroll"))[:2] == ["seat 1 pays seat 0 £2 (a scroll).", "seat 2 pays seat 0 £1 (a scroll)."]
     one = scroll_card("levy_one")
     g = position(hands={0: [one]}, money={1: 0, 2: 7})
     to_scroll(g, one)

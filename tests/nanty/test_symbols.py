@@ -42,7 +42,7 @@ def test_a_building_costs_its_area_and_takes_its_card_but_not_where_there_is_tro
                  spots={"west_end": {"agents": {0: 1}}, "city": {"agents": {0: 1}, "trouble": True}})
     run(g, "play " + str(BUILDER))
     assert [a for a in RULES.legal_actions(g.state, 0) if a["kind"] == "build"] == [{"kind": "build", "area": "west_end"}]
-    assert said(run(g, "build West End")) == ["seat 0 pays the bank £12 (building).",
+    assert said(run(g, "build West End")) == ["seat 0 pays the bank £12 (a building).",
                                               "seat 0 builds in West End and takes its City Area card."]
     assert g.state.players[0].money == 0 and g.state.buildings_of(0) == ["west_end"]
     view = RULES.view(g.state, 1)
@@ -96,7 +96,7 @@ def test_take_money_from_the_bank_and_an_empty_bank_pays_what_it_has() -> None:
     assert g.state.players[0].money == 13
     poor = position(hands={0: [MONEY3]}, money={0: 60, 1: 59, 2: 0})
     run(poor, "play 007")
-    assert said(run(poor, "take")) == ["the bank pays seat 0 £1 (card)."]
+    assert said(run(poor, "take")) == ["the bank pays seat 0 £1 (the card's money)."]
     assert poor.state.bank == 0
 
 

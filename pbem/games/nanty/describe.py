@@ -58,6 +58,11 @@ ENDS = {"personality": "a personality's goal is met", "deck_out": "a player cann
         "riots": "Riots"}
 
 
+SYMBOL_WORDS = {"agent": "place an agent", "building": "place a building", "assassinate": "an assassination",
+                "trouble": "remove a trouble marker", "scroll": "its scroll", "event": "a Random Event",
+                "again": "play another card", "interrupt": "interrupt"}
+MONEY_WHY = {"setup": "starting money", "card": "the card's money", "power": "an area power", "scroll": "a scroll",
+             "loan": "a loan", "building": "a building", "subsidence": "Subsidence", "Holborn": "Holborn's protection"}
 ASKS = {"interrupt": "{s} may stop it with an interrupt card.",
         "holborn": "{s} may pay to protect their pieces in {a} with Holborn.",
         "murder": "{s} chooses a pawn to remove in {a}.",
@@ -71,8 +76,15 @@ def _step(pending: Mapping[str, Any]) -> str:
     if ask:
         area = ask.get("area") or (ask.get("effect") or {}).get("area", "")
         return ASKS.get(ask["kind"], "{s} must decide.").format(s=_p(ask["seat"]), a=_area(area))
-    if pending.get("card") is not None:
-        return "The card's next symbol."
+    card = pending.get("card")
+    if card is not None:
+        c = _cat().cards.get(int(card))
+        i = int(pending.get("i", 0))
+        if c is not None and i < len(c.symbols):
+            name, _, amount = c.symbols[i].partition(":")
+            what = f"take £{amount}" if name == "money" else SYMBOL_WORDS.get(name, name)
+            return f"Next on {c.name}: {what} (or skip it)."
+        return "The card goes on."
     return "The card is done." if pending.get("played") else "The turn goes on."
 
 
@@ -94,7 +106,7 @@ def describe(event: Event, seat: int | None) -> str:
         "PersonalitiesDealt": lambda: f"Each of the {p['count']} players is dealt a personality face down.",
         "PersonalitiesSetAside": lambda: "The other personalities are set aside.",
         "MoneyMoved": lambda: f"{_p(p['from'])} pays {_p(p['to'])} £{p['amount']}"
-                              + (f" ({p['why']})" if p.get("why") else "") + ".",
+                              + (f" ({MONEY_WHY.get(p['why'], p['why'])})" if p.get("why") else "") + ".",
         "CardsDrawn": lambda: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
         "CardsDrawnCount": lambda: f"{s} draws {_n(p['count'], 'card')}.",
         "CardPlayed": lambda: f"{s} plays {_card(p['card'])}.",

@@ -107,8 +107,8 @@ def prompts(state: State) -> dict[int, Prompt]:
         return {seat: Prompt(seat, out_of_turn, _threat(state, ask["effect"]) + " Will you stop it with an interrupt card?",
                              decline, INTERRUPT_TOPIC, {"use": use, "decline": decline})}
     if kind == "holborn":
-        text = (f"A Random Event strikes your pieces in {_area(state, ask['area'])}: pay £3 apiece with Holborn "
-                "to keep them?")
+        text = (f"A Random Event strikes your pieces in {_area(state, ask['area'])}: pay "
+                f"£{state.cat.game['holborn_cost']} apiece with Holborn to keep them?")
         return {seat: Prompt(seat, out_of_turn, text, {"kind": "protect", "agents": 0, "building": 0})}
     if kind == "turn":
         # the default without listing every legal action (views ask for prompts on every read)
@@ -196,7 +196,7 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
     if kind == "power":
         moves.apply_power(ctx, seat, a)
     elif kind == "play":
-        ctx.emit("CardPlayed", {"seat": seat, "card": a["card"]})
+        ctx.emit("CardPlayed", {"seat": seat, "card": a["card"]}, reveals=True)
         p.update(plays=p["plays"] - 1, played=p["played"] + 1, card=a["card"], i=0)
     elif kind == "skip":
         p["i"] += 1
@@ -219,7 +219,7 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
         demolish(ctx, a["area"], "subsidence")
     elif kind == "discard":
         p["ask"] = None
-        ctx.emit("CardDiscarded", {"seat": seat, "card": a["card"], "why": "power"})
+        ctx.emit("CardDiscarded", {"seat": seat, "card": a["card"], "why": "power"}, reveals=True)
     else:
         card = p["card"]
         sym = ctx.s.cat.cards[card].symbols[p["i"]]
@@ -259,7 +259,7 @@ def answer_interrupt(ctx: Ctx, seat: int, card: int | None) -> None:
     ctx.p["ask"] = None
     ctx.emit("InterruptAnswered", {"seat": seat, "used": card is not None, "card": card})
     if card is not None:
-        ctx.emit("CardPlayed", {"seat": seat, "card": card})
+        ctx.emit("CardPlayed", {"seat": seat, "card": card}, reveals=True)
         return
     victim, area = effect["victim"], effect["area"]
     if ctx.s.spot(area).agents[victim] == 0:   # pragma: no cover - nothing moves between offer and answer

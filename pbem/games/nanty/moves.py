@@ -221,7 +221,7 @@ def apply_power(ctx: Ctx, seat: int, a: Action) -> None:
         pay(ctx, seat, g["strand_cost"], "power")
         remove_trouble(ctx, a["target"])
     elif kind == "discard_money":
-        ctx.emit("CardDiscarded", {"seat": seat, "card": a["card"], "why": "power"})
+        ctx.emit("CardDiscarded", {"seat": seat, "card": a["card"], "why": "power"}, reveals=True)
         gain(ctx, seat, g["city_power_money"], "power")
     elif kind == "place_trouble":
         place_trouble(ctx, a["target"])
