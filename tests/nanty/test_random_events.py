@@ -126,3 +126,10 @@ def test_the_zeppelin_crash_clears_an_area() -> None:
     assert sp.pawns == 0 and sp.building == -1 and not sp.trouble
     assert g.state.grenadiers == 4 and g.state.citizens == 3
     assert "The building of seat 2 in City is removed (zeppelin)." in lines
+
+
+def test_on_a_deadline_a_murder_spares_the_player_own_agent_and_subsidence_takes_the_cheapest() -> None:
+    g, _ = strike("murders", 6, spots={"city": {"agents": {0: 1, 1: 1}}})
+    assert RULES.prompts(g.state)[0].default == {"kind": "murder", "target": 1}
+    g, _ = strike("subsidence", money={0: 2}, spots={"lambeth": {"building": 0}, "chelsea": {"building": 0}})
+    assert RULES.prompts(g.state)[0].default == {"kind": "lose", "area": "chelsea"}

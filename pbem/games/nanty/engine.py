@@ -131,7 +131,19 @@ def prompts(state: State) -> dict[int, Prompt]:
         text = "Subsidence: you cannot pay for all your buildings; choose one to lose."
     else:
         text = "Westminster: discard one card."
-    return {seat: Prompt(seat, out_of_turn, text, legal[0])}
+    return {seat: Prompt(seat, out_of_turn, text, _default(state, seat, kind, legal))}
+
+
+def _default(state: State, seat: int, kind: str, legal: list[Action]) -> Action:
+    """On a deadline: a murder spares the player's own agents when it can; Subsidence takes the cheapest building."""
+    if kind == "murder":
+        def harm(a: Action) -> int:
+            t = a["target"]
+            return 0 if isinstance(t, str) else (2 if t == seat else 1)
+        return min(legal, key=harm)
+    if kind == "subsidence":
+        return min(legal, key=lambda a: state.cat.areas[a["area"]].cost)
+    return legal[0]
 
 
 def _turn_text(p: Mapping[str, Any]) -> str:
