@@ -65,3 +65,14 @@ def test_options_choose_the_personalities_and_refuse_others() -> None:
     with pytest.raises(InvalidAction, match="standard or classic"):
         Game.new(2, variant="modern")
     assert RULES.min_seats == 2 and RULES.max_seats == 4
+
+
+def test_the_data_document_lists_every_card_and_every_assumed_setting() -> None:
+    from pathlib import Path
+    doc = (Path(__file__).parents[2] / "docs" / "nanty-data.md").read_text(encoding="utf-8")
+    cat = catalog(load_data(None))
+    for c in cat.cards.values():
+        assert f"| {c.number} | {c.name} |" in doc, c.label
+    for key in load_data(None)["assumed"]:
+        if key.startswith("game."):
+            assert f"`{key.split('.', 1)[1]}`" in doc, key
