@@ -23,9 +23,9 @@ from pbem.mail.transport import FileTransport
 from pbem.service import Player, Service
 from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                 reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+                                       "chromium-driver)")]
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
 ASKING = ("Your turn", "A decision for you", "Move recorded")

@@ -83,6 +83,7 @@ def test_steps_are_silent_about_personalities() -> None:
         no_leaks(game.state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["standard", "classic"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_many_more_random_games_end_and_conserve_everything(players: int, variant: str) -> None:
