@@ -21,7 +21,7 @@ def test_money_powers_pay_once_per_turn(area: str, amount: int) -> None:
     g = position(hands={0: [AGENT_MONEY]}, spots={area: {"building": 0}})
     name = RULES.view(g.state, 0)["areas"][g.state.ai(area)]["name"]
     assert said(run(g, f"power {name}")) == [f"seat 0 uses the power of {name}.",
-                                             f"the bank pays seat 0 £{amount} (an area power)."]
+                                             f"The bank pays seat 0 £{amount} (an area power)."]
     assert g.state.players[0].money == 10 + amount and powers(g) == []
 
 

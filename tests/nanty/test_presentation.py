@@ -113,3 +113,18 @@ def test_the_scene_marks_trouble_grenadiers_citizens_and_buildings() -> None:
     root = ET.fromstring(PRESENTATION.svg(scene))
     titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
     assert {"trouble", "Grenadiers", "New Citizens", "Building of Ben"} <= set(titles)
+
+
+def test_choices_are_grouped_and_said_in_words() -> None:
+    view = {"phase": "play", "seat": 0, "players": [{"name": "Ann"}, {"name": "Ben"}],
+            "areas": [{"id": "city", "name": "City"}, {"id": "east_end", "name": "East End"}],
+            "playing": {"id": 7, "number": "007", "name": "Mrs Gamp", "symbols": ["money:3", "again"]}, "symbol": 0,
+            "you": {"hand": [{"id": 1, "number": "001", "name": "Mr Micawber", "symbols": ["agent"]}]}}
+    legal = [{"text": "take", "action": {"kind": "take"}}, {"text": "skip", "action": {"kind": "skip"}},
+             {"text": "power East End on City", "action": {"kind": "power", "area": "east_end", "target": "city"}},
+             {"text": "assassinate Ben in City", "action": {"kind": "assassinate", "area": "city", "target": 1}}]
+    assert PRESENTATION.group(view, legal) == [
+        ("Assassinate", [("assassinate Ben in City", "an agent of Ben in City")]),
+        ("Take money", [("take", "take £3 from the bank")]),
+        ("Use an area power", [("power East End on City", "East End: City")]),
+        ("Skip or end", [("skip", "skip this symbol")])]

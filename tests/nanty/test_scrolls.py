@@ -28,7 +28,7 @@ def test_the_loan_cards_lend_10_and_stay_in_front_of_their_player() -> None:
     g = position(hands={0: [merry]})
     to_scroll(g, merry)
     assert said(run(g, "scroll")) == [f"seat 0 takes out a loan with Mr Merryweather ({merry:03d}).",
-                                      "the bank pays seat 0 £10 (a loan)."]
+                                      "The bank pays seat 0 £10 (a loan)."]
     assert g.state.players[0].loans == (merry,) and merry not in g.state.discard
     assert RULES.view(g.state, 1)["players"][0]["loans"][0]["name"] == "Mr Merryweather"
     assert points(g.state, 0)["loans_repaid"] == 12 and points(g.state, 0)["money"] == 8

@@ -96,7 +96,7 @@ def test_take_money_from_the_bank_and_an_empty_bank_pays_what_it_has() -> None:
     assert g.state.players[0].money == 13
     poor = position(hands={0: [MONEY3]}, money={0: 60, 1: 59, 2: 0})
     run(poor, "play 007")
-    assert said(run(poor, "take")) == ["the bank pays seat 0 £1 (the card's money)."]
+    assert said(run(poor, "take")) == ["The bank pays seat 0 £1 (the card's money)."]
     assert poor.state.bank == 0
 
 

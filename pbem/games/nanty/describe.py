@@ -135,4 +135,5 @@ def describe(event: Event, seat: int | None) -> str:
                              + (", ".join(_p(w) for w in p["winners"]) or "nobody") + ". " + _people(p["personalities"]) + ".",
     }
     fn = lines.get(name)
-    return fn() if fn else name
+    line = fn() if fn else name
+    return "The" + line[3:] if line.startswith("the ") else line

@@ -30,11 +30,11 @@ MEASURES = {"occupied": "areas occupied (no Grenadier)", "controlled": "areas co
 DECK_OUT = {"fagin": "when the deck runs out: win with more trouble markers than any other player has agents",
             "holmes": "when the deck runs out: win with more agents on the board than there are trouble markers",
             "holmes_classic": "when the deck runs out: win if nobody else has"}
-GROUPS = {"play": "Play a card", "power": "Use an area power", "agent": "Place an agent", "build": "Place a building",
+GROUPS = {"play": "Play a card", "agent": "Place an agent", "build": "Place a building",
           "assassinate": "Assassinate", "take": "Take money", "remove_trouble": "Remove a trouble marker",
           "scroll": "The card's scroll", "interrupt": "Stop it with a card", "protect": "Holborn",
           "murder": "Mysterious Murders", "flood": "Flood", "lose": "Subsidence", "discard": "Discard",
-          "skip": "Skip or end", "end": "Skip or end", "decline": "Skip or end"}
+          "power": "Use an area power", "skip": "Skip or end", "end": "Skip or end", "decline": "Skip or end"}
 SECTIONS = {"cards": "The character deck", "game": "Game settings", "die": "The die", "areas": "Areas",
             "random_events": "Random Event cards", "personalities": "Personalities"}
 
@@ -281,7 +281,7 @@ class NantyPresentation:
 
 
 ENDINGS = {"skip": "skip this symbol", "end": "end your turn (draw back up to five cards)",
-           "decline": "let it happen", "take": "take the money"}
+           "decline": "let it happen", "take": "take the money from the bank"}
 
 
 class _Sayer:
@@ -292,6 +292,11 @@ class _Sayer:
         self.cards = {f["id"]: f"{f.get('name', '?')} ({f.get('number', '?')})" for f in faces if isinstance(f, Mapping)}
         self.areas = {str(a.get("id")): str(a.get("name")) for a in view.get("areas") or []}
         self.names = [str(p.get("name", f"seat {i}")) for i, p in enumerate(view.get("players") or [])]
+        playing = view.get("playing") or {}
+        symbols = list(playing.get("symbols") or [])
+        i = view.get("symbol", 0)
+        current = symbols[i] if isinstance(i, int) and 0 <= i < len(symbols) else ""
+        self.amount = current.split(":", 1)[1] if current.startswith("money:") else ""
 
     def area(self, a: Any) -> str:
         return self.areas.get(str(a), str(a))
@@ -306,6 +311,8 @@ class _Sayer:
     def action(self, a: Mapping[str, Any], text: str) -> str:
         kind = a.get("kind")
         lift = f" (lifting your agent from {self.area(a['from'])})" if "from" in a and kind in ("agent", "power") else ""
+        if kind == "take" and self.amount:
+            return f"take £{self.amount} from the bank"
         if kind in ENDINGS:
             return ENDINGS[str(kind)]
         if kind in ("play", "interrupt", "discard"):
