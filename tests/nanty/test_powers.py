@@ -94,3 +94,11 @@ def test_a_grenadier_or_inigo_jones_takes_the_power_away_and_holders_alone_use_p
     cat = replace(off.state.cat, game={**off.state.cat.game, "grenadiers_disable_powers": False})
     off.state = replace(off.state, cat=cat)
     assert powers(off) == [{"kind": "power", "area": "lambeth"}]
+
+
+def test_holborn_with_a_grenadier_protects_nothing() -> None:
+    g = position(hands={0: [EVENT]}, spots={"holborn": {"building": 1, "grenadiers": 1}, "lambeth": {"building": 1}},
+                 events=["explosion"])
+    run(g, f"play {EVENT}")
+    lines = said(run(g, "skip", Dice(11)))
+    assert lines[-1] == "The building of seat 1 in Lambeth is removed (explosion)."

@@ -140,3 +140,23 @@ def test_nothing_is_played_out_of_turn_but_an_interrupt() -> None:
         RULES.decide(g.state, 1, {"kind": "play", "card": MONEY3}, Dice())
     with pytest.raises(IllegalAction):
         RULES.decide(g.state, 0, {"kind": "end"}, Dice())   # a card must be played first
+
+
+def test_a_lifted_agent_does_not_count_for_where_it_may_go() -> None:
+    g = position(hands={0: [AGENT_MONEY]}, spots={"chelsea": {"agents": {0: 11}}, "southwark": {"agents": {0: 1}}})
+    run(g, "play 001")
+    legal = [a for a in RULES.legal_actions(g.state, 0) if a["kind"] == "agent"]
+    assert {"kind": "agent", "area": "lambeth", "from": "chelsea"} in legal
+    assert {"kind": "agent", "area": "lambeth", "from": "southwark"} not in legal
+    assert {"kind": "agent", "area": "battersea", "from": "southwark"} in legal
+
+
+def test_a_building_moves_when_all_six_are_out_and_its_card_goes_with_it() -> None:
+    six = {a: {"building": 0} for a in ("chelsea", "city", "east_end", "bermondsey", "battersea", "southwark")}
+    g = position(hands={0: [BUILDER]}, money={0: 20}, spots={**six, "lambeth": {"agents": {0: 1}}})
+    run(g, f"play {BUILDER}")
+    assert {a.get("from") for a in RULES.legal_actions(g.state, 0) if a["kind"] == "build"} == set(six)
+    run(g, "build Lambeth from Chelsea")
+    assert g.state.spot("chelsea").building == -1 and g.state.spot("lambeth").building == 0
+    assert "chelsea" not in RULES.view(g.state, None)["players"][0]["area_cards"]
+    assert g.state.players[0].money == 2
