@@ -12,8 +12,7 @@ from typing import Any
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.nanty import moves, randevents
-from pbem.games.nanty.effects import Ctx, Stop, draw, end, move_agent, remove_agent, remove_pawn
-from pbem.games.nanty.effects import demolish
+from pbem.games.nanty.effects import Ctx, Stop, demolish, draw, end, move_agent, remove_agent
 from pbem.games.nanty.scoring import deck_out_winners, scored_winners, wins_now
 from pbem.games.nanty.state import State
 
@@ -303,4 +302,4 @@ def start_turn(ctx: Ctx, seat: int) -> None:
         end(ctx, "personality", [seat])
 
 
-__all__ = ["acting", "decide", "legal_actions", "prompts", "remove_pawn"]
+__all__ = ["INTERRUPT_TOPIC", "acting", "decide", "fresh_turn", "legal_actions", "prompts", "start_turn"]

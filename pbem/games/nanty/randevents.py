@@ -73,15 +73,16 @@ def guard(ctx: Ctx, ev: Ev, area: str, victim: int, agents: int, building: int) 
     return {"agents": 0, "building": 0}
 
 
-def protect_options(ctx_state: Any, ask: dict[str, Any]) -> list[dict[str, Any]]:
-    money = ctx_state.players[ask["seat"]].money
-    cost = ctx_state.cat.game["holborn_cost"]
+def protect_options(state: Any, ask: dict[str, Any]) -> list[dict[str, Any]]:
+    """Keep 0..n of the struck agents and the building, as far as the Holborn holder's money goes."""
+    money = state.players[ask["seat"]].money
+    cost = state.cat.game["holborn_cost"]
     return [{"kind": "protect", "agents": i, "building": j} for j in range(ask["building"] + 1)
             for i in range(ask["agents"] + 1) if cost * (i + j) <= money]
 
 
 def answer_protect(ctx: Ctx, seat: int, agents: int, building: int) -> None:
-    ask = ctx.p["ask"]
+    """Pay for what Holborn keeps; the event's stage that asked reads ``saved`` when it resumes."""
     ctx.p["ask"] = None
     count = agents + building
     if count:
@@ -89,7 +90,6 @@ def answer_protect(ctx: Ctx, seat: int, agents: int, building: int) -> None:
         ctx.emit("PowerUsed", {"seat": seat, "area": hol})
         pay(ctx, seat, ctx.s.cat.game["holborn_cost"] * count, "Holborn")
     ctx.p["event"]["saved"] = {"agents": agents, "building": building}
-    del ask
 
 
 # --- the events ----------------------------------------------------------------------------
