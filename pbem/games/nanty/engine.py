@@ -6,6 +6,7 @@ skipped except a Random Event), more cards for each Play Another Card, then ``en
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,6 +14,7 @@ from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.nanty import moves, randevents
 from pbem.games.nanty.effects import Ctx, Stop, demolish, draw, end, move_agent, remove_agent
+from pbem.games.nanty.evolve import FRESH_TURN
 from pbem.games.nanty.scoring import deck_out_winners, scored_winners, wins_now
 from pbem.games.nanty.state import State
 
@@ -21,7 +23,8 @@ INTERRUPT_TOPIC = "nanty.interrupt"
 
 
 def fresh_turn() -> dict[str, Any]:
-    return {"plays": 1, "played": 0, "powers": [], "card": None, "i": 0, "ask": None, "event": None}
+    """The turn's bookkeeping when it starts (``evolve`` sets the same on ``TurnStarted``)."""
+    return json.loads(FRESH_TURN)
 
 
 # --- who acts ------------------------------------------------------------------------------

@@ -47,8 +47,13 @@ def _pawn(s: State, p: P, delta: int) -> State:
     return replace(s, **{field: getattr(s, field) - delta})
 
 
+FRESH_TURN = json.dumps({"plays": 1, "played": 0, "powers": [], "card": None, "i": 0, "ask": None, "event": None},
+                        sort_keys=True)
+
+
 def _turn(s: State, p: P) -> State:
-    return replace(s, phase="play", active=p["seat"], turn=p["turn"])
+    # a turn starts with one card to play and no power used (engine.fresh_turn, as recorded JSON)
+    return replace(s, phase="play", active=p["seat"], turn=p["turn"], pending=FRESH_TURN)
 
 
 def _ended(s: State, p: P) -> State:
