@@ -24,7 +24,8 @@ INTERRUPT_TOPIC = "nanty.interrupt"
 
 def fresh_turn() -> dict[str, Any]:
     """The turn's bookkeeping when it starts (``evolve`` sets the same on ``TurnStarted``)."""
-    return json.loads(FRESH_TURN)
+    fresh: dict[str, Any] = json.loads(FRESH_TURN)
+    return fresh
 
 
 # --- who acts ------------------------------------------------------------------------------
