@@ -48,3 +48,14 @@ def after_step(before: State, events: list[Any], after: State) -> None:
         for e in events:
             if e.visibility.kind == "public":
                 assert "personality" not in e.payload and "personalities" not in e.payload, e.type
+
+
+def read_draft(row: Any) -> dict[str, Any]:
+    """An outbox row's mail draft, stored as JSON text (or deflated, where the outbox has ``draft_of``)."""
+    try:
+        from pbem.mail.outbox import draft_of  # type: ignore[attr-defined]
+    except ImportError:
+        import json
+        draft: dict[str, Any] = json.loads(row["draft"])
+        return draft
+    return dict(draft_of(row))

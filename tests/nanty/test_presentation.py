@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import json
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -20,6 +19,7 @@ from pbem.mail.render import build
 from pbem.presentation import LINE_WIDTH, lookup
 from pbem.service import Player, Service
 from pbem.web import create_app
+from tests.nanty.checks import read_draft
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")
@@ -52,7 +52,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Se
 
 def turn_mails(service: Service, game_id: str) -> list[dict[str, Any]]:
     rows = service.store.query("SELECT draft FROM outbox WHERE game_id = ? ORDER BY created_at", (game_id,))
-    return [d for d in (json.loads(r["draft"]) for r in rows)]
+    return [read_draft(r) for r in rows]
 
 
 def parts(message: str) -> tuple[str, str]:
@@ -128,3 +128,18 @@ def test_choices_are_grouped_and_said_in_words() -> None:
         ("Take money", [("take", "take £3 from the bank")]),
         ("Use an area power", [("power East End on City", "East End: City")]),
         ("Skip or end", [("skip", "skip this symbol")])]
+
+
+def test_areas_and_cards_an_action_is_about_can_be_clicked() -> None:
+    view = {"areas": [{"id": "city", "name": "City"}, {"id": "strand", "name": "Strand"}], "players": [{"name": "Ann"}],
+            "you": {"hand": [{"id": 12, "number": "012", "name": "Mr Guppy", "symbols": ["agent"]}]}}
+    assert PRESENTATION.touches(view, {"kind": "agent", "area": "city", "from": "strand"}) == ["area:city", "area:strand"]
+    assert PRESENTATION.touches(view, {"kind": "assassinate", "area": "city", "target": "grenadier"}) == ["area:city"]
+    assert PRESENTATION.touches(view, {"kind": "play", "card": 12}) == ["card:012"]
+    assert PRESENTATION.pick_name(view, "card:012") == "Mr Guppy (012)"
+    assert PRESENTATION.pick_name(view, "area:strand") == "Strand"
+    scene = PRESENTATION.scene({"phase": "play", "players": [{"name": "Ann"}],
+                                "areas": [{"id": "city", "name": "City", "agents": [1], "neighbours": []}]})
+    root = ET.fromstring(PRESENTATION.svg(scene, links={"area:city": "/play/t?on=area:city"}))
+    anchors = list(root.iter("{http://www.w3.org/2000/svg}a"))
+    assert [a.get("href") for a in anchors] == ["/play/t?on=area:city"]

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from pbem.service import Player, Service
 from pbem.web import create_app
+from tests.nanty.checks import read_draft
 
 PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben"), Player("cid@example.org", "Cid"),
            Player("dot@example.org", "Dot")]
@@ -71,7 +72,7 @@ def test_a_whole_four_player_game_through_the_play_pages(tmp_path: Path) -> None
         assert service.verify(game_id).ok
         rows = service.store.query("SELECT to_addr, draft FROM outbox WHERE game_id = ?", (game_id,))
         for player in PLAYERS:
-            templates = {json.loads(r["draft"])["template"] for r in rows if r["to_addr"] == player.email}
+            templates = {read_draft(r)["template"] for r in rows if r["to_addr"] == player.email}
             assert "turn" in templates and "ended" in templates, (player.email, templates)
         final = client.get(f"/games/{game_id}").get_data(as_text=True)
         assert "The game is over." in final and re.search(r"win[s]?: ", final)

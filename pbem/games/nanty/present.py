@@ -90,7 +90,8 @@ class NantyPresentation:
             agents = list(a.get("agents") or [])
             here = [{"name": names[i], "colour": COLOURS[i % 4], "agents": n} for i, n in enumerate(agents) if n]
             b = a.get("building", -1)
-            areas.append({"id": a.get("id"), "name": str(a.get("name", "?")), "cost": a.get("cost", 0),
+            areas.append({"id": a.get("id"), "key": f"area:{a.get('id')}", "name": str(a.get("name", "?")),
+                          "cost": a.get("cost", 0),
                           "card": a.get("card"), "die": a.get("die"), "river": bool(a.get("river")),
                           "players": here, "trouble": bool(a.get("trouble")), "grenadiers": a.get("grenadiers", 0),
                           "citizens": a.get("citizens", 0),
@@ -193,7 +194,9 @@ class NantyPresentation:
 
     # ---- SVG -----------------------------------------------------------------------------------
 
-    def svg(self, scene: Mapping[str, Any]) -> str:
+    def svg(self, scene: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
+        """London: the areas on both banks of the Thames; an area in ``links`` is a link (to its choices)."""
+        links = links or {}
         parts: list[str] = []
 
         def text(x: float, y: float, s: str, size: float = 11, weight: str = "normal", fill: str = "#222",
@@ -219,8 +222,13 @@ class NantyPresentation:
             x, y = cx - BOX_W / 2, cy - BOX_H / 2
             fill = "#f3e0dc" if a["trouble"] else "#f7f4ec"
             title = f"{a['name']}: building £{a['cost']}, die {a['die']}, card {a['card']}. {a['power']}"
+            link = links.get(a.get("key", ""))
+            if link:
+                parts.append(f'<a href={quoteattr(link)} aria-label={quoteattr("Your choices in " + a["name"])}>')
+                title += " (your choices here)"
             parts.append(f'<g><title>{escape(title)}</title><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '
-                         f'height="{BOX_H}" rx="7" fill="{fill}" stroke="#1f4d3a" stroke-width="1.3"/></g>')
+                         f'height="{BOX_H}" rx="7" fill="{fill}" stroke="#1f4d3a" '
+                         f'stroke-width="{2.4 if link else 1.3}"/></g>')
             text(x + 6, y + 15, a["name"], 12.5, "bold", "#1f4d3a")
             text(x + BOX_W - 6, y + 15, f"£{a['cost']} · {a['die']}", 10, "normal", "#555", "end")
             line = y + 31
@@ -249,6 +257,8 @@ class NantyPresentation:
                 mx += 26
             if a["power_lost"] or a["power_blocked"]:
                 text(mx + 2, y + BOX_H - 7, "power lost" if a["power_lost"] else "power blocked", 9, fill="#7a2e1d")
+            if link:
+                parts.append("</a>")
         return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 380" width="100%" role="img" '
                 f'aria-label={quoteattr("London. " + scene["turn_words"])} '
                 'style="max-width:760px;height:auto;font-family:Georgia,serif;">' + "".join(parts) + "</svg>")
@@ -265,6 +275,22 @@ class NantyPresentation:
             groups.setdefault(title, []).append((str(entry["text"]), say.action(action, str(entry["text"]))))
         order = list(dict.fromkeys(GROUPS.values()))
         return sorted(groups.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+
+    def touches(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> list[str]:
+        """The areas and cards an action is about (``area:city``, ``card:012``): what a player clicks to find it."""
+        areas = {str(a.get("id")) for a in view.get("areas") or []}
+        keys = [f"area:{action[f]}" for f in ("area", "from", "to", "target") if action.get(f) in areas]
+        card = action.get("card")
+        if isinstance(card, int) and not isinstance(card, bool):
+            keys.append(f"card:{card:03d}")
+        return keys
+
+    def pick_name(self, view: Mapping[str, Any], key: str) -> str:
+        kind, _, ident = key.partition(":")
+        say = _Sayer(view)
+        if kind == "card" and ident.isdigit():
+            return say.cards.get(int(ident), f"card {ident}")
+        return say.area(ident)
 
     def assumed(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
         groups: dict[str, dict[str, list[str]]] = {}
