@@ -43,11 +43,19 @@ def no_leaks(s: State) -> None:
 
 
 def after_step(before: State, events: list[Any], after: State) -> None:
-    """Turn-start personality checks are silent: nothing public names a personality until the game ends."""
-    if after.phase != "over":
+    """Turn-start personality checks are silent: nothing public names a personality until the game ends; and
+    no log line, as any reader reads it, names a card in the deck or in another player's hand."""
+    if after.phase == "over":
+        return
+    for e in events:
+        if e.visibility.kind == "public":
+            assert "personality" not in e.payload and "personalities" not in e.payload, e.type
+    for reader in [None, *range(after.n)]:
+        hidden = set(after.deck) | {c for i, p in enumerate(after.players) if i != reader for c in p.hand}
+        labels = [after.cat.cards[c].label for c in hidden]
         for e in events:
-            if e.visibility.kind == "public":
-                assert "personality" not in e.payload and "personalities" not in e.payload, e.type
+            line = RULES.describe(e, reader)
+            assert not [label for label in labels if label in line], (reader, line)
 
 
 def read_draft(row: Any) -> dict[str, Any]:

@@ -72,9 +72,10 @@ def test_random_games_end_replay_and_conserve_everything(players: int, variant: 
         ENDS[s.end_reason] = ENDS.get(s.end_reason, 0) + 1
 
 
-def test_steps_are_silent_about_personalities() -> None:
-    game = Game.new(3, seed="silent")
-    pick = random.Random(3)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_steps_are_silent_about_personalities_and_log_lines_name_no_hidden_card(players: int) -> None:
+    game = Game.new(players, seed=f"silent-{players}")
+    pick = random.Random(players)
     while game.state.phase != "over":
         seat = pick.choice(sorted(RULES.prompts(game.state)))
         before = game.state
