@@ -33,10 +33,10 @@ class Game:
 
     @classmethod
     def new(cls, players: int = 3, seed: str = "seed", variant: str = "standard",
-            override: Mapping[str, Any] | None = None) -> Game:
+            override: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> Game:
         data = RULES.load_data(override)
         config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)),
-                            options={"personalities": variant}, data=data)
+                            options={"personalities": variant, **(options or {})}, data=data)
         rng = Rng(seed)
         game = cls(config, RULES.initial_state(config), rng)
         game.fold(RULES.setup(config, rng))
@@ -123,13 +123,14 @@ def card(symbols: list[str], scroll: str = "", interrupt: bool = False) -> int:
 def position(players: int = 3, *, active: int = 0, hands: Mapping[int, list[int]] | None = None,
              money: Mapping[int, int] | None = None, spots: Mapping[str, Mapping[str, Any]] | None = None,
              personalities: Mapping[int, str] | None = None, events: list[str] | None = None,
-             deck: list[int] | None = None, variant: str = "standard") -> Game:
+             deck: list[int] | None = None, variant: str = "standard",
+             options: Mapping[str, Any] | None = None) -> Game:
     """A game set to a described position: an empty board but for ``spots``, the given hands and money
     (the bank holds the rest of the £120), ``active`` to play with a fresh turn."""
     from pbem.games.nanty.engine import fresh_turn
     from pbem.games.nanty.state import Spot, replace
     import json
-    game = Game.new(players, seed="scenario", variant=variant)
+    game = Game.new(players, seed="scenario", variant=variant, options=options)
     s = game.state
     hands = hands or {}
     used = [c for h in hands.values() for c in h]

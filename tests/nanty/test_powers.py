@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from events.rules import InvalidAction
 from pbem.games.nanty import RULES
 from tests.nanty.harness import Dice, card, position, run, said
 
@@ -89,11 +90,10 @@ def test_a_grenadier_or_inigo_jones_takes_the_power_away_and_holders_alone_use_p
                                                   "highbury": {"building": 1}})
     assert powers(g) == []
     off = position(hands={0: [AGENT_MONEY]}, spots={"lambeth": {"building": 0, "grenadiers": 1}},
-                   )
-    from pbem.games.nanty.state import replace
-    cat = replace(off.state.cat, game={**off.state.cat.game, "grenadiers_disable_powers": False})
-    off.state = replace(off.state, cat=cat)
+                   options={"grenadiers_disable_powers": False})
     assert powers(off) == [{"kind": "power", "area": "lambeth"}]
+    with pytest.raises(InvalidAction, match="true or false"):
+        position(options={"grenadiers_disable_powers": "sometimes"})
 
 
 def test_holborn_with_a_grenadier_protects_nothing() -> None:

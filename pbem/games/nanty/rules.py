@@ -20,6 +20,14 @@ from pbem.games.nanty.view import build_view
 VARIANTS = ("standard", "classic")
 
 
+def grenadier_rule(options: Mapping[str, Any], data_value: bool) -> bool:
+    value = options.get("grenadiers_disable_powers", data_value)
+    if not isinstance(value, bool):
+        raise InvalidAction("Nanty Narking: the option grenadiers_disable_powers is true or false, "
+                            f"not {value!r}.")
+    return value
+
+
 def variant(options: Mapping[str, Any]) -> str:
     value = options.get("personalities", "standard")
     if value not in VARIANTS:
@@ -51,7 +59,8 @@ class NantyRules:
         zeros = tuple(0 for _ in range(n))
         return State(cat=cat, names=tuple(s.name for s in config.seats), variant=variant(config.options),
                      players=tuple(Player() for _ in range(n)), spots=tuple(Spot(agents=zeros) for _ in cat.area_ids),
-                     bank=g["bank"], grenadiers=g["grenadiers"], citizens=g["citizens"])
+                     bank=g["bank"], grenadiers=g["grenadiers"], citizens=g["citizens"],
+                     grenadiers_disable=grenadier_rule(config.options, bool(g["grenadiers_disable_powers"])))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)

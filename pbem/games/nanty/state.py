@@ -66,6 +66,7 @@ class State:
     pending: str = ""                # JSON: the turn's bookkeeping (see engine.fresh_turn)
     end_reason: str = ""
     winners: tuple[int, ...] = ()
+    grenadiers_disable: bool = True  # rules option: a Grenadier disables its area's power (GUIDE C2-3)
 
     # --- small readers -------------------------------------------------------------------
 
@@ -110,7 +111,7 @@ class State:
     def power_works(self, area: str) -> bool:
         """The area's power is not disabled by Inigo Jones, nor by a Grenadier (rules option)."""
         s = self.spot(area)
-        return not s.disabled and not (self.cat.game["grenadiers_disable_powers"] and s.grenadiers > 0)
+        return not s.disabled and not (self.grenadiers_disable and s.grenadiers > 0)
 
     # --- functional updates --------------------------------------------------------------
 

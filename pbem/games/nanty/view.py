@@ -44,7 +44,7 @@ def _public(state: State) -> dict[str, Any]:
         "events_done_names": [cat.events[e]["name"] for e in state.events_done],
         "trouble": state.trouble_count(), "grenadiers_in_supply": state.grenadiers,
         "citizens_in_supply": state.citizens, "uses_assumed_data": bool(cat.assumed),
-        "grenadiers_disable_powers": bool(cat.game["grenadiers_disable_powers"]),
+        "grenadiers_disable_powers": state.grenadiers_disable,
         "riots_at": cat.game["riots_trouble"],
         "discard": [card_json(cat, c) for c in state.discard[-10:]], "discard_size": len(state.discard),
         "playing": card_json(cat, p["card"]) if p.get("card") is not None else None,
