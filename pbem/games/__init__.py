@@ -12,6 +12,7 @@ from events.rules import Rules
 
 BUILTIN = {
     "emerald": "pbem.games.emerald",
+    "nanty": "pbem.games.nanty",
 }
 
 _registered: dict[str, Rules[Any]] = {}
