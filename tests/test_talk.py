@@ -199,7 +199,7 @@ def test_talk_from_the_page_needs_its_csrf_and_sends_to_whom_was_ticked(app: Fla
     assert bad.status_code == 400 and "no player called" in bad.get_data(as_text=True)
     assert len(service.store.read(emerald)) == count  # nothing written
     done = client.post(f"/play/{token}/say", data={"csrf": links.csrf(token), "text": "hi you two",
-                                                   "to": ["1", "2"], "kind": "say"})
+                                                   "to": ["1", "2"], "what": "say"})
     assert done.status_code == 200 and "Your message is sent to Ben and Cy." in done.get_data(as_text=True)
     assert [e.payload for e in service.store.read(emerald) if e.type == talk.SAID] == [
         {"seat": 0, "to": [1, 2], "text": "hi you two"}]

@@ -1,6 +1,6 @@
 """Table talk from the play page: a message to the table or to chosen players, a private or a sealed note.
 
-``POST /play/<token>/say`` with the page's CSRF token, ``kind`` (say, note or seal), ``text`` and, for a
+``POST /play/<token>/say`` with the page's CSRF token, ``what`` (say, note or seal), ``text`` and, for a
 message to some players only, one ``to`` field per seat (``POST /api/play/<token>/say`` takes the same as JSON). Talk is no move: a link the game has moved on from
 still carries it, and it outdates no page. The play page comes back with what was sent, or with the reason
 nothing was.
@@ -30,7 +30,7 @@ def say(token: str) -> Any:
     check_csrf(token, request.form.get("csrf"))
     posted_seq(required=False)  # carried like every write's; talk is no move, so a later game takes it all the same
     game_id, index = seat.claims.game_id, seat.claims.seat
-    kind = request.form.get("kind", "say")
+    kind = request.form.get("what", "say")
     if kind not in SENT:
         raise PageError(400, "Unknown kind of message", "Choose a message, a private note or a sealed note.",
                         "bad_field")
