@@ -124,7 +124,7 @@ def rows(store: SQLiteEventStore, reminders: Sequence[float], game_id: str, seq:
         if event.type == DEADLINE_SET:
             found.append(Row("deadlines", {"game_id": game_id, "seat": p["seat"], "kind": p["kind"],
                                            "issued_at": event.recorded_at, "due_at": p["due_at"],
-                                           "reminders_sent": 0, "issued_seq": seq, "owed": 0,
+                                           "reminders_sent": 0, "issued_seq": seq, "owed": 0, "answered_at": None,
                                            "remind_at": remind_at(event.recorded_at, p["due_at"], reminders, 0)},
                              pk=("game_id", "seat")))
         elif event.type == DEADLINE_EXTENDED:

@@ -17,7 +17,7 @@ from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
-from pbem import deadlines, logbook, records, reminders, talk
+from pbem import deadlines, logbook, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -48,8 +48,10 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str, **MAIL_COLUMNS},
                        pk="email", indexes=[("player_id",), ("digest_at",)])
     store.ensure_table("deadlines", {"game_id": str, "seat": int, "kind": str, "issued_at": str, "due_at": str,
-                                     "reminders_sent": int, "issued_seq": int, "remind_at": str, "owed": int},
+                                     "reminders_sent": int, "issued_seq": int, "remind_at": str, "owed": int,
+                                     "answered_at": str},
                        pk=("game_id", "seat"), indexes=[("due_at",), ("remind_at",), ("owed",)])
+    store.ensure_table("reliability", reliability.COLUMNS, pk=("game_id", "seat"), indexes=[("email",)])
     store.ensure_table("notes", {"game_id": str, "commitment": str, "seat": int, "text": str, "key": str},
                        pk=("game_id", "commitment"))  # private notes' words: only their writers' pages read them
     store.ensure_table("standing_orders", {"game_id": str, "seat": int, "topic": str, "answer": str},
@@ -141,7 +143,8 @@ class Service:
                 values["paused_at"] = event.recorded_at
             elif event.type == GAME_RESUMED:
                 values["paused_at"] = None
-        rows = [Row("games", values, pk=("game_id",))]
+        players = self.players(game_id) if players is None else players
+        rows = [Row("games", values, pk=("game_id",))] + reliability.rows(self.store, game_id, events, players)
         prompted = set(rules.prompts(after.game)) if not after.ended else set()
         for seat in range(len(after.config.seats)):
             if seat not in prompted:
@@ -153,7 +156,6 @@ class Service:
                 rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
         rows += undo_requests.rows(game_id, events)
-        players = self.players(game_id) if players is None else players
         if self.notifier is not None and players:
             rows += self.notifier.for_command(self, before, after, events, players)
         return rows

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
+from pbem import reliability
 from pbem.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
@@ -30,13 +31,15 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
                       "replay_url": url_for("proof.player_replay", token=play),
                       "public_url": url_for("games.page", game_id=row["game_id"])})
     name = games[0]["name"] if games else ""
+    emails = svc.store.query("SELECT email FROM players WHERE player_id = ?", (player_id,))
+    record = reliability.of_player(svc.store, str(emails[0]["email"])).words() if emails else None
     paging = {"number": number, "pages": pages, "total": total, "waiting": waiting,
               "first": (number - 1) * HOME_PAGE + 1, "last": (number - 1) * HOME_PAGE + len(games),
               "older": url_for("home.page", token=token, page=number + 1) if number < pages else None,
               "newer": url_for("home.page", token=token, page=number - 1) if number > 1 else None}
     chosen = chosen_zone(svc.store, player_id)
     default = str(settings()["timezone"])
-    shown = render_template("web/home.html", games=games, paging=paging, name=name, token=token, csrf=links().csrf(token),
+    shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
                             tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
                             mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused)
     return shown, status
