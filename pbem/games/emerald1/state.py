@@ -1,0 +1,156 @@
+"""The game state of the 1st edition: plain containers, copied whole by ``evolve`` (never shared).
+
+Places for cubes are named ``city:<id>`` (a City box), ``card:<n>`` (a face-up Game card or a
+Permanent Effect on display), ``limbo``, ``available`` and ``pool``. Agents are keyed by their
+card number (``"14"``) or ``"m<seat>"`` for a Main Agent.
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from pbem.games.emerald1.data import Catalog
+
+LOYALIST = "loyalist"
+RESTORATIONIST = "restorationist"
+
+
+def other_side(side: str) -> str:
+    return RESTORATIONIST if side == LOYALIST else LOYALIST
+
+
+class Player:
+    def __init__(self, cubes_available: int, cubes_pool: int) -> None:
+        self.hand: list[int] = []
+        self.deck: list[int] = []          # top first; secret from everyone
+        self.discard: list[int] = []
+        self.identity = ""
+        self.flipped = False               # Change of Heart
+        self.revealed = False
+        self.known = False                 # Known to the Authorities
+        self.available = cubes_available
+        self.pool = cubes_pool
+        self.limbo = 0
+        self.mad = 0
+        self.sanity_forced = False         # drew from an empty pool: as if mad enough
+        self.double_agents: list[int] = [] # unrevealed counters (agent numbers)
+        self.pes: list[int] = []           # Permanent Effects in front of the player
+        self.kills: list[list[Any]] = []   # [agent key, owner seat] of agents killed
+        self.yog: list[str] = []           # agents sacrificed to Yog-Sothoth
+        self.yog_vp = 0
+        self.seen: dict[int, str] = {}     # Vladimir Burtsev: seat -> side
+        self.main_dead = False
+
+    @property
+    def side(self) -> str:
+        if not self.identity:
+            return ""
+        return other_side(self.identity) if self.flipped else self.identity
+
+
+class State:
+    def __init__(self, cat: Catalog, names: tuple[str, ...]) -> None:
+        g = cat.game
+        n = len(names)
+        self.cat = cat
+        self.names = names
+        self.players = [Player(g["cubes_available"], g["cubes"] - g["cubes_available"]) for _ in range(n)]
+        self.phase = "setup"
+        self.setup_queue: list[int] = []
+        self.active = 0
+        self.first = 0
+        self.turn = 0
+        self.actions_done = 0
+        self.free_used = False
+        self.hudson_used = False
+        self.step: dict[str, Any] = {}     # the current action's next step ({} between actions)
+        self.window: dict[str, Any] = {}   # an out-of-turn question being asked
+        self.cubes: dict[str, list[int]] = {}
+        self.stacks: dict[str, list[int]] = {c: [] for c in cat.city_ids}
+        self.boxed: list[int] = []
+        self.pe_deck: list[int] = []
+        self.pe_display: list[int] = []
+        self.agents: dict[str, dict[str, Any]] = {}
+        self.owner: dict[str, int] = {}    # city -> controlling seat
+        self.bismarck: dict[str, int] = {}
+        self.destroyed: list[str] = []
+        self.blocking: list[str] = []      # places with a Blocking disc
+        self.royal: dict[str, list[Any]] = {}   # city -> [seat, "assassinated" | "hidden"]
+        self.war = 0
+        self.revolution = 0
+        self.war_max = 0
+        self.revolution_max = 0
+        self.sanity_pool: list[str] = []   # face down, top first
+        self.sanity_out: list[str] = []    # Sane counters removed from the game
+        self.da_pool: list[int] = []       # face down
+        self.da_revealed: list[int] = []
+        self.zombies: dict[str, list[int]] = {c: [0] * n for c in cat.city_ids}
+        self.removed: list[int] = []       # cards out of the game, face up
+        self.removed_hidden = 0            # cards removed face down (The Third Section)
+        self.migo: dict[str, int] = {}     # agent key -> turn it went to Mi-go
+        self.leopold = False
+        self.safe_used = 0
+        self.end_reason = ""
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+    def clone(self) -> State:
+        d = dict(self.__dict__)
+        cat = d.pop("cat")
+        d.pop("_view_cache", None)
+        new = object.__new__(State)
+        new.__dict__ = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
+        new.cat = cat
+        return new
+
+    # --- readers ------------------------------------------------------------------------
+
+    def cube_list(self, place: str) -> list[int]:
+        return self.cubes.get(place) or [0] * self.n
+
+    def agents_in(self, city: str, seat: int | None = None) -> list[str]:
+        return [k for k, a in self.agents.items() if a["where"] == "board" and a["city"] == city
+                and (seat is None or a["owner"] == seat)]
+
+    def controlled(self, seat: int, where: str = "board") -> list[str]:
+        return [k for k, a in self.agents.items() if a["owner"] == seat and a["where"] == where]
+
+    def agent_city(self, key: str) -> str | None:
+        a = self.agents.get(key)
+        return a["city"] if a and a["where"] == "board" else None
+
+    def top(self, city: str) -> int | None:
+        s = self.stacks[city]
+        return s[0] if s else None
+
+    def has_pe(self, seat: int, effect: str) -> bool:
+        return self.cat.pe_by_effect[effect] in self.players[seat].pes
+
+    def own_cards(self, seat: int) -> list[int]:
+        p = self.players[seat]
+        return p.hand + p.deck + p.discard
+
+    def hand_limit(self, seat: int) -> int:
+        g = self.cat.game
+        return g["watson_hand_size"] if self.has_pe(seat, "watson") else g["hand_size"]
+
+    def discs_used(self, seat: int) -> int:
+        used = 1 + (1 if self.players[seat].known else 0)
+        used += sum(1 for o in self.owner.values() if o == seat)
+        used += sum(1 for a in self.agents.values() if a["owner"] == seat and not a.get("main"))
+        used += sum(1 for r in self.royal.values() if r[0] == seat)
+        used += sum(1 for k in self.players[seat].kills)
+        return used
+
+    def discs_free(self, seat: int) -> int:
+        return self.cat.game["discs"] - self.discs_used(seat)
+
+    def locked_against(self, city: str, seat: int) -> bool:
+        """A destroyed city, or another player's Bismarck city: no agent of ``seat`` may enter."""
+        return city in self.destroyed or (city in self.bismarck and self.bismarck[city] != seat)
+
+    def seat_order_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.n for i in range(self.n)]
