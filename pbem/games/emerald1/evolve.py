@@ -204,6 +204,7 @@ def _removed_hidden(s: State, p: Mapping[str, Any]) -> None:
 @on("CardRemovedFace")
 def _removed_face(s: State, p: Mapping[str, Any]) -> None:
     s.players[p["seat"]].hand.remove(p["card"])
+    s.removed_secret.append(p["card"])
 
 
 @on("CardsDrawnBack")

@@ -42,6 +42,9 @@ class Player:
         self.seen: dict[int, str] = {}     # Vladimir Burtsev: seat -> side
         self.main_dead = False
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Player) and self.__dict__ == other.__dict__
+
     @property
     def side(self) -> str:
         if not self.identity:
@@ -88,6 +91,7 @@ class State:
         self.zombies: dict[str, list[int]] = {c: [0] * n for c in cat.city_ids}
         self.removed: list[int] = []       # cards out of the game, face up
         self.removed_hidden = 0            # cards removed face down (The Third Section)
+        self.removed_secret: list[int] = []  # which cards those are (secret until the end)
         self.migo: dict[str, int] = {}     # agent key -> turn it went to Mi-go
         self.leopold = False
         self.safe_used = 0
@@ -96,6 +100,12 @@ class State:
     @property
     def n(self) -> int:
         return len(self.players)
+
+    def _plain(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("cat", "_view_cache")}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.cat.data == other.cat.data and self._plain() == other._plain()
 
     def clone(self) -> State:
         d = dict(self.__dict__)
