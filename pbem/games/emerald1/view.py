@@ -137,7 +137,7 @@ def _public(s: State) -> dict[str, Any]:
         "game": "emerald1", "phase": s.phase, "turn": s.turn, "active": s.active,
         "actions_done": s.actions_done, "actions": cat.game["actions"], "free_used": s.free_used,
         "tracks": {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
-                   "revolution_max": s.revolution_max, "top": cat.game["track_top"],
+                   "revolution_max": s.revolution_max, "top_space": cat.game["track_top"],
                    "vp_spaces": dict(cat.game["track_vp"])},
         "victory_target": cat.game["victory_target"][str(s.n)],
         "cities": cities, "players": players,
