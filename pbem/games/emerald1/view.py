@@ -162,8 +162,11 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
     cache = s.__dict__.get("_view_cache")
     if cache is None:
         cache = s.__dict__["_view_cache"] = _public(s)
-    import copy
-    view = copy.deepcopy(cache)
+    # Each view gets its own top-level dict and its own dict per city and player; deeper values are
+    # shared between the views of one state and must be read only.
+    view = dict(cache)
+    view["players"] = [dict(e) for e in cache["players"]]
+    view["cities"] = [dict(e) for e in cache["cities"]]
     view["seat"] = seat
     over = s.phase == "over"
     if over:
