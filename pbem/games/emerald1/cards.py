@@ -37,7 +37,7 @@ def options(s: State, seat: int, card: int) -> list[Action]:
     if act == "blocking_disc":
         free_discs = s.cat.game["blocking_discs"] - len(s.blocking)
         spots = [p for p in _all_places(s) if p not in s.blocking] if free_discs > 0 else []
-        out += [{**base, "place": p} for p in spots] + [{**base, "remove": p} for p in sorted(s.blocking)]
+        out += [{**base, "block": p} for p in spots] + [{**base, "unblock": p} for p in sorted(s.blocking)]
     elif act == "irene_adler" and _agent_here(s, seat, card):
         out += [{**base, "player": o} for o in others if len(s.players[o].double_agents) > 1]
     elif act == "burtsev" and _agent_here(s, seat, card):
@@ -72,7 +72,7 @@ def options(s: State, seat: int, card: int) -> list[Action]:
     elif act == "nadar":
         for key in sorted(s.controlled(seat)):
             here = s.agents[key]["city"]
-            out += [{**base, "agent": key, "to": c} for c in s.cat.city_ids if c != here
+            out += [{**base, "agent": key, "city": c} for c in s.cat.city_ids if c != here
                     and not s.locked_against(c, seat)]
     elif act == "shoggoth":
         out += [{**base, "agent": k} for k in assassin.agent_targets(s, seat, "", anywhere=True)]
@@ -132,10 +132,10 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
     if not keep_until_done and act not in ("bismarck",):
         play(ctx, seat, [card], "action", remove=c.one_use)
     if act == "blocking_disc":
-        if "place" in a:
-            ctx.emit("BlockingPlaced", {"seat": seat, "place": a["place"]})
+        if "block" in a:
+            ctx.emit("BlockingPlaced", {"seat": seat, "place": a["block"]})
         else:
-            ctx.emit("BlockingRemoved", {"seat": seat, "place": a["remove"]})
+            ctx.emit("BlockingRemoved", {"seat": seat, "place": a["unblock"]})
     elif act == "irene_adler":
         agent = ctx.rng.choice(sorted(s.players[a["player"]].double_agents))
         ctx.emit("DoubleAgentStolen", {"seat": seat, "from_seat": a["player"], "agent": agent},
@@ -190,7 +190,7 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         move_marker(ctx, "war", a["steps"])
     elif act == "nadar":
         ctx.emit("AgentMoved", {"seat": seat, "agent": a["agent"], "from": s.agents[a["agent"]]["city"],
-                                "to": a["to"], "cost": 0, "why": "Nadar"})
+                                "to": a["city"], "cost": 0, "why": "Nadar"})
     elif act == "shoggoth":
         return _attack_with_escape(ctx, seat, {"type": "destroy", "seat": seat, "target": a["agent"],
                                                "city": s.agents[a["agent"]]["city"], "card": card, "how": "shoggoth"})
