@@ -97,7 +97,6 @@ def test_a_double_agent_revealed_in_the_window_foils_the_assassination_and_takes
     s = arrange(game)
     agent(s, 7, 0, "rome")                            # Johann Most
     hand(s, 0, [7, 106, 107, 108, 101])
-    s.players[0].deck.append(0) if False else None
     s.players[2].double_agents = [7, 9]
     game.act(0, {"kind": "card", "card": 7, "city": "rome", "target": "royal", "bombs": [106, 107, 108]})
     game.act(1, {"kind": "allow"})
