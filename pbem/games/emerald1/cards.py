@@ -206,6 +206,11 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
                 from pbem.games.emerald1.effects import stack_emptied
                 stack_emptied(ctx, a["stack"])
         elif "display" in a:
+            place = f"card:{a['display']}"
+            if place in s.cubes:
+                ctx.emit("CubesCleared", {"place": place, "all_to": "limbo"})
+            if place in s.blocking:
+                ctx.emit("BlockingRemoved", {"seat": seat, "place": place})
             ctx.emit("CardGone", {"card": a["display"], "why": "The Third Section"})
         else:
             ctx.emit("CardRemovedFace", {"seat": seat, "card": a["remove"]}, to=seat, reveals=True)

@@ -229,9 +229,6 @@ def _gone(s: State, p: Mapping[str, Any]) -> None:
             stack.remove(card)
     if card in s.pe_display:
         s.pe_display.remove(card)
-    s.cubes.pop(f"card:{card}", None)
-    if f"card:{card}" in s.blocking:
-        s.blocking.remove(f"card:{card}")
     s.removed.append(card)
 
 
