@@ -37,10 +37,12 @@ def test_cthulhu_destroys_a_city_everyone_else_draws_sanity_and_main_agents_move
     assert game.state.step == {"step": "cthulhu"} and payloads(events, "SanityDrawn")[0]["seat"] == 0
     stack = list(game.state.stacks["rome"])
     events = game.act(0, {"kind": "destroy", "city": "rome"})
+    assert game.who() == 1 and {a["to"] for a in game.legal(1)} == {"cairo", "madrid", "zurich"}
+    game.act(1, {"kind": "relocate", "agent": "m1", "to": "madrid"})
     st = game.state
     assert "rome" in st.destroyed and "rome" not in st.owner and st.agents["9"]["where"] == "gone"
     assert all(c in st.removed for c in stack + [69]) and st.players[1].pool == 14
-    assert st.agents["m1"]["city"] in ("cairo", "madrid", "zurich") and st.war == 2
+    assert st.agents["m1"]["city"] == "madrid" and st.war == 2 and st.actions_done == 1
     assert [p["seat"] for p in payloads(events, "SanityDrawn")] == [1, 2]
 
 

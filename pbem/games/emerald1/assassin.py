@@ -212,7 +212,7 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
     if effect["type"] in ("assassinate", "hide") and target == "royal":
         how = "hidden" if effect["type"] == "hide" else "assassinated"
         ctx.emit("RoyalTaken", {"seat": seat, "city": city, "how": how})
-        mad = draw_sanity(ctx, seat, "royal person " + how, assassination=True)
+        mad = draw_sanity(ctx, seat, "royal person " + how, assassination=effect["how"] == "agent")
         card = effect["card"]
         if mad and effect["how"] == "agent" and card not in NEVER_LOST and not s.agents[str(card)]["vampire"] \
                 and ctx.s.agents[str(card)]["where"] == "board":

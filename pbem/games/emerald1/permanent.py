@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, play, reveal, stack_emptied
-from pbem.games.emerald1.flow import complete_action, escape_cities, set_step
+from pbem.games.emerald1.flow import complete_action, set_step, start_relocation
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 Action = dict[str, Any]
@@ -78,15 +78,10 @@ def cthulhu(ctx: Ctx, seat: int, city: str) -> None:
     for o in s.seat_order_from(seat):
         if o != seat:
             draw_sanity(ctx, o, "Cthulhu")
-    for o in s.seat_order_from(seat):
-        key = f"m{o}"
-        if s.agents.get(key, {}).get("where") == "board" and s.agents[key]["city"] == city:
-            choices = escape_cities(s, o, city)
-            if choices:
-                ctx.emit("AgentMoved", {"seat": o, "agent": key, "from": city, "to": choices[0], "cost": 0,
-                                        "why": "Cthulhu"})
+    movers = [(o, f"m{o}") for o in s.seat_order_from(seat)
+              if s.agents.get(f"m{o}", {}).get("where") == "board" and s.agents[f"m{o}"]["city"] == city]
     set_step(ctx, None)
-    complete_action(ctx, seat)
+    start_relocation(ctx, seat, city, movers)
 
 
 # --- actions given by Permanent Effects --------------------------------------------------
