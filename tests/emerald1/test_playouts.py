@@ -49,6 +49,19 @@ def test_many_random_games(players: int) -> None:
         assert RULES.outcome(game.state) is not None
 
 
+def test_evolve_never_changes_the_state_it_is_given() -> None:
+    """``evolve`` copies only the containers an event touches: the old state must stay as it was."""
+    from pbem.games.emerald1.evolve import HANDLERS, TOUCHES
+    assert set(HANDLERS) <= set(TOUCHES)
+    game = random_playout(3, seed=11)
+    replayed = RULES.initial_state(game.config)
+    states = []
+    for ev in game.events:
+        states.append((replayed, replayed.clone()))
+        replayed = RULES.evolve(replayed, ev)
+    assert all(old == copy for old, copy in states)
+
+
 def test_replay_from_stored_json_records_equals_the_live_state() -> None:
     game = random_playout(4, seed=42)
     state = RULES.initial_state(game.config)

@@ -27,7 +27,8 @@ def acting(s: State) -> tuple[int, str] | None:
     return s.active, "turn"
 
 
-def legal_actions(s: State, seat: int) -> list[Action]:
+def legal_actions(s: State, seat: int, only: Action | None = None) -> list[Action]:
+    """Every legal action of ``seat``; with ``only``, just those that could equal it (for ``decide``)."""
     who = acting(s)
     if who is None or who[0] != seat:
         return []
@@ -44,30 +45,46 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         if name == "cthulhu":
             return permanent.cthulhu_options(s)
         return cards.step_options(s, seat)
-    return turn_actions(s, seat)
+    return turn_actions(s, seat, only)
 
 
-def turn_actions(s: State, seat: int) -> list[Action]:
+def turn_actions(s: State, seat: int, only: Action | None = None) -> list[Action]:
     pl = s.players[seat]
     out: list[Action] = []
-    if s.actions_done == 0 and not s.free_used:
+    kind = only.get("kind") if only else None
+
+    def want(k: str) -> bool:
+        return kind is None or kind == k
+
+    if want("claim") and s.actions_done == 0 and not s.free_used:
         out += [{"kind": "claim", "target": t} for t in moves.claim_targets(s) if moves.can_claim(s, seat, t)]
-    out += moves.place_options(s, seat)
-    out += moves.retrieve_options(s, seat)
-    out += moves.buy_options(s, seat)
-    out += moves.move_options(s, seat)
-    out += moves.marker_options(s, seat)
-    if pl.hand:
+    if want("place"):
+        out += moves.place_options(s, seat)
+    if want("retrieve"):
+        out += moves.retrieve_options(s, seat)
+    if want("buy"):
+        out += moves.buy_options(s, seat)
+    if want("move"):
+        out += moves.move_options(s, seat)
+    if want("markers"):
+        out += moves.marker_options(s, seat)
+    if want("discard") and pl.hand:
         out += moves.discard_options(s, seat)
-    if not pl.revealed and scoring.score(s, seat, pl.side) >= s.cat.game["victory_target"][str(s.n)]:
+    if want("reveal") and not pl.revealed and \
+            scoring.score(s, seat, pl.side) >= s.cat.game["victory_target"][str(s.n)]:
         out.append({"kind": "reveal"})
-    out += [{"kind": "double_agent", "agent": a} for a in sorted(pl.double_agents)
-            if s.agents.get(str(a), {}).get("where") == "board" and s.agents[str(a)]["owner"] not in (None, seat)
-            and s.discs_free(seat) > 0]
-    for card in sorted(set(pl.hand)):
-        out += cards.options(s, seat, card)
-    out += permanent.options(s, seat)
-    out.append({"kind": "pass"})
+    if want("double_agent"):
+        out += [{"kind": "double_agent", "agent": a} for a in sorted(pl.double_agents)
+                if s.agents.get(str(a), {}).get("where") == "board"
+                and s.agents[str(a)]["owner"] not in (None, seat) and s.discs_free(seat) > 0]
+    if want("card"):
+        for card in sorted(set(pl.hand)):
+            if only is None or only.get("card") == card:
+                out += cards.options(s, seat, card)
+    if kind is None or kind in ("devils_island", "mi_go", "mi_go_return", "hudson", "sacrifice"):
+        out += permanent.options(s, seat)
+    if want("pass"):
+        out.append({"kind": "pass"})
     return out
 
 
@@ -167,9 +184,8 @@ def refuse(s: State, seat: int, a: Action, legal: list[Action]) -> IllegalAction
 
 def decide(s: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Any]:
     a = normalize(action)
-    legal = legal_actions(s, seat)
-    if a not in legal:
-        raise refuse(s, seat, a, legal)
+    if a not in legal_actions(s, seat, a):
+        raise refuse(s, seat, a, legal_actions(s, seat))
     ctx = Ctx(s, rng)
     try:
         dispatch(ctx, seat, a)

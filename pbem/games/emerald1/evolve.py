@@ -18,6 +18,28 @@ def on(name: str) -> Callable[[Handler], Handler]:
     return wrap
 
 
+P, AG = "players", "agents"
+TOUCHES: dict[str, frozenset[str]] = {"emerald1." + k: frozenset(v) for k, v in {
+    "IdentityDealt": [P], "StacksDealt": ["stacks"], "CardsBoxed": ["boxed"], "TopTurned": [AG],
+    "PEDeckShuffled": ["pe_deck"], "PEDisplayed": ["pe_deck", "pe_display"], "DoubleAgentsShuffled": ["da_pool"],
+    "DoubleAgentsTaken": ["da_pool", P], "DoubleAgentsReturned": ["da_pool", P], "DoubleAgentStolen": [P],
+    "DoubleAgentRevealed": [P, "da_revealed"], "SanityShuffled": ["sanity_pool"], "DeckShuffled": [P],
+    "CardsDrawn": [P], "FirstPlayerChosen": [], "MainAgentPlaced": [AG, "setup_queue"], "TurnStarted": [],
+    "CardsPlayed": [P, "removed"], "CardsDiscarded": [P], "CardRemovedHidden": [],
+    "CardRemovedFace": [P, "removed_secret"], "CardsDrawnBack": [P], "CardTransferred": [P],
+    "CardGone": [P, "stacks", "pe_display", "removed"], "CubesMoved": [P, "cubes"], "CubesCleared": [P, "cubes"],
+    "CardClaimed": [P, "pe_display", "removed", "owner", "stacks"], "AgentControlled": [AG],
+    "AgentOwnerChanged": [AG], "AgentMoved": [AG, "migo"], "AgentFlipped": [AG], "AgentToMiGo": [AG, "migo"],
+    "AgentKilled": [AG, P], "AgentLost": [AG, P, "migo"], "Sacrificed": [AG, P], "MarkerMoved": [],
+    "SanityDrawn": [P, "sanity_pool", "sanity_out"], "IdentityRevealed": [P], "IdentitySeen": [P],
+    "SideChanged": [P], "KnownToAuthorities": [P], "RoyalTaken": ["royal"], "CityLost": ["owner"],
+    "BlockingPlaced": ["blocking"], "BlockingRemoved": ["blocking"], "ZombiePlaced": ["zombies"],
+    "ZombiesRemoved": ["zombies"], "BismarckPlayed": ["bismarck"], "CityDestroyed": ["destroyed", "bismarck"],
+    "SocietyOfLeopold": [], "StepSet": [], "WindowSet": [], "ActionDone": [], "MrsHudsonUsed": [],
+    "GameEnded": [P]}.items()}
+"""The containers each event's handler mutates: ``evolve`` copies only those (the rest is shared)."""
+
+
 def apply(s: State, type_: str, p: Mapping[str, Any]) -> None:
     """Mutate ``s`` by the event (the caller owns ``s``)."""
     handler = HANDLERS.get(type_)

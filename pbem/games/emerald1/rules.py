@@ -12,7 +12,7 @@ from pbem.games.emerald1 import engine
 from pbem.games.emerald1.data import catalog, load_data
 from pbem.games.emerald1.effects import Ctx, draw, turn_top
 from pbem.games.emerald1.events import EVENT_TYPES
-from pbem.games.emerald1.evolve import apply
+from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
 from pbem.games.emerald1.scoring import final_scores
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 from pbem.games.emerald1.view import build_view
@@ -73,7 +73,7 @@ class Emerald1Rules:
         return ctx.events
 
     def evolve(self, state: State, event: Event) -> State:
-        new = state.clone()
+        new = state.clone(TOUCHES.get(event.type) if event.type in HANDLERS else frozenset())
         apply(new, event.type, event.payload)
         return new
 

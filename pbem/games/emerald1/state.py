@@ -45,6 +45,18 @@ class Player:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Player) and self.__dict__ == other.__dict__
 
+    def clone(self) -> Player:
+        new = object.__new__(Player)
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                d[k] = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, dict):
+                d[k] = dict(v)
+            else:
+                d[k] = v
+        return new
+
     @property
     def side(self) -> str:
         if not self.identity:
@@ -107,13 +119,27 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.cat.data == other.cat.data and self._plain() == other._plain()
 
-    def clone(self) -> State:
-        d = dict(self.__dict__)
-        cat = d.pop("cat")
-        d.pop("_view_cache", None)
+    def clone(self, fields: frozenset[str] | None = None) -> State:
+        """A copy whose containers are new (two levels deep), or only those named in ``fields``: the
+        others are shared with this state, which nothing mutates once made."""
         new = object.__new__(State)
-        new.__dict__ = pickle.loads(pickle.dumps(d, protocol=pickle.HIGHEST_PROTOCOL))
-        new.cat = cat
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if k == "_view_cache":
+                continue
+            if fields is not None and k not in fields:
+                d[k] = v
+            elif k == "players":
+                d[k] = [p.clone() for p in v]
+            elif k in ("step", "window"):
+                d[k] = pickle.loads(pickle.dumps(v)) if v else {}
+            elif isinstance(v, list):
+                d[k] = list(v)
+            elif isinstance(v, dict):
+                d[k] = {x: (dict(y) if isinstance(y, dict) else list(y) if isinstance(y, list) else y)
+                        for x, y in v.items()}
+            else:
+                d[k] = v
         return new
 
     # --- readers ------------------------------------------------------------------------
