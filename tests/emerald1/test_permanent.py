@@ -91,6 +91,23 @@ def test_master_of_disguise_lets_an_attacked_agent_escape_with_its_card() -> Non
     assert payloads(events, "AttackFoiled")[0]["how"] == "Master of Disguise" and not game.state.window
 
 
+def test_master_of_disguise_lets_an_agent_escape_a_city_cthulhu_is_about_to_destroy() -> None:
+    game = started(cities=["cairo", "cairo", "cairo"])
+    s = arrange(game)
+    agent(s, 9, 1, "rome")
+    agent(s, 10, 1, "rome")
+    hand(s, 1, [9, 201, 202, 203, 204])
+    pe(s, 1, "master_of_disguise")
+    claim_pe(game, "cthulhu")
+    game.act(0, {"kind": "destroy", "city": "rome"})
+    assert game.who() == 1 and game.state.window["effect"]["target"] == "10"
+    assert game.legal(1) == [{"kind": "allow"}]               # asked although Marquis's card is not in hand
+    game.act(1, {"kind": "allow"})
+    game.act(1, {"kind": "escape", "card": 9, "to": "zurich"})
+    st = game.state
+    assert st.agents["9"]["city"] == "zurich" and st.agents["10"]["where"] == "gone" and "rome" in st.destroyed
+
+
 def test_mi_go_keeps_up_to_two_agents_safe_and_returns_them_on_a_later_turn() -> None:
     game = started(cities=["rome", "cairo", "cairo"])
     s = arrange(game)

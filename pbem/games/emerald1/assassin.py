@@ -173,6 +173,9 @@ def answer(ctx: Ctx, seat: int, a: Action) -> None:
         draw(ctx, seat, 1)
         ctx.emit("AgentMoved", {"seat": seat, "agent": effect["target"], "from": effect["city"], "to": a["to"],
                                 "cost": 0, "why": "Master of Disguise"})
+        if effect["type"] == "cthulhu_escape":
+            from pbem.games.emerald1.permanent import cthulhu_next
+            return cthulhu_next(ctx, effect["seat"], effect["city"], effect["queue"][1:])
         ctx.emit("AttackFoiled", {"seat": effect["seat"], "by": seat, "how": "Master of Disguise"})
         return finish(ctx, effect["seat"])
     if a["kind"] == "reveal":    # Holmes / Moriarty: the controller reveals to keep the agent
@@ -206,6 +209,9 @@ def take_agent(ctx: Ctx, seat: int, key: str, owner: int) -> None:
 def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
     s = ctx.s
     seat, city, target = effect["seat"], effect["city"], effect["target"]
+    if effect["type"] == "cthulhu_escape":
+        from pbem.games.emerald1.permanent import cthulhu_next
+        return cthulhu_next(ctx, seat, city, effect["queue"][1:])
     if effect["type"] in ("destroy", "convert"):
         from pbem.games.emerald1.cards import resolve_other
         return resolve_other(ctx, effect)

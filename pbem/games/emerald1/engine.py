@@ -106,7 +106,7 @@ def window_text(s: State) -> str:
     actor = s.names[e["seat"]]
     target = "the royal person" if e["target"] == "royal" else _agent_name(s, e["target"])
     verb = {"assassinate": "assassinate", "hide": "hide", "destroy": "destroy with a Shoggoth",
-            "convert": "turn into their vampire"}[e["type"]]
+            "convert": "turn into their vampire", "cthulhu_escape": "destroy with Cthulhu"}[e["type"]]
     return (f"{actor} is about to {verb} {target} in {city}. Reveal a double agent or use Master of Disguise "
             "to stop it, or let it happen (allow).")
 

@@ -49,6 +49,25 @@ def cthulhu_options(s: State) -> list[Action]:
 
 
 def cthulhu(ctx: Ctx, seat: int, city: str) -> None:
+    """Before the city goes, each agent there whose owner has Master of Disguise may escape."""
+    s = ctx.s
+    queue = [k for k in sorted(s.agents_in(city)) if not s.agents[k].get("main")
+             and s.has_pe(s.agents[k]["owner"], "master_of_disguise")]
+    cthulhu_next(ctx, seat, city, queue)
+
+
+def cthulhu_next(ctx: Ctx, seat: int, city: str, queue: list[str]) -> None:
+    s = ctx.s
+    queue = [k for k in queue if s.agents[k]["where"] == "board" and s.agents[k]["city"] == city]
+    if queue:
+        owner = s.agents[queue[0]]["owner"]
+        ctx.emit("WindowSet", {"window": {"effect": {"type": "cthulhu_escape", "seat": seat, "city": city,
+                                                      "target": queue[0], "queue": queue}, "asking": [owner]}})
+        return
+    destroy(ctx, seat, city)
+
+
+def destroy(ctx: Ctx, seat: int, city: str) -> None:
     s = ctx.s
     ctx.emit("CityDestroyed", {"seat": seat, "city": city})
     top = s.top(city)
