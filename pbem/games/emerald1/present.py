@@ -129,7 +129,7 @@ class Emerald1Presentation:
                     "identity": SIDES.get(str(you.get("identity_card")), "?"),
                     "hand": [card(c) for c in you.get("hand") or []], "deck": you.get("deck_size", 0),
                     "discard": [card(c) for c in you.get("discard") or []],
-                    "double_agents": [f"{d['name']} ({d['agent']})" for d in you.get("double_agents") or []],
+                    "double_agents": [f"{d['name']} (agent {d['agent']})" for d in you.get("double_agents") or []],
                     "seen": [f"{who(x['seat'])} is {SIDES.get(x['side'], x['side'])}" for x in you.get("seen") or []],
                     "score": you.get("score_if_revealed", 0),
                     "vp_by_kind": ", ".join(f"{k} {v}" for k, v in (you.get("vp_by_kind") or {}).items() if v),
@@ -365,9 +365,13 @@ class _Sayer:
 
     def __init__(self, view: Mapping[str, Any]) -> None:
         faces: list[Any] = list((view.get("you") or {}).get("hand") or [])
+        self.agents: dict[int, str] = {}
         for c in view.get("cities") or []:
             faces.append(c.get("top"))
-            faces += list(c.get("agents") or [])
+            self.agents.update({a["number"]: str(a.get("name")) for a in c.get("agents") or []
+                                if isinstance(a.get("number"), int)})
+        for d in (view.get("you") or {}).get("double_agents") or []:
+            self.agents[d["agent"]] = str(d["name"])
         faces += list(view.get("permanent_effects_on_display") or [])
         self.cards = {f["number"]: str(f.get("name", "?")) for f in faces
                       if isinstance(f, Mapping) and isinstance(f.get("number"), int)}
@@ -395,7 +399,8 @@ class _Sayer:
         k = str(k)
         if k.startswith("m"):
             return f"{self.player(int(k[1:]))}'s Main Agent"
-        return self.card(int(k)) if k.isdigit() else k
+        # an agent counter, named as such: "Johann Most (agent 7)" (its card may be hidden in a deck)
+        return f"{self.agents.get(int(k), 'agent')} (agent {k})" if k.isdigit() else k
 
     def action(self, a: Mapping[str, Any], text: str) -> str:
         k = a.get("kind")
