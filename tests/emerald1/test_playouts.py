@@ -42,7 +42,7 @@ def test_random_games_end_and_keep_every_invariant(players: int, seed: int) -> N
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_many_random_games(players: int) -> None:
-    for seed in range(100, 125):
+    for seed in range(100, 115):
         game = random_playout(players, seed=seed)
         assert game.replay() == game.state
         checks.conserved(game.state)

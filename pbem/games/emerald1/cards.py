@@ -293,7 +293,8 @@ def zombie_spots(s: State, seat: int) -> list[str]:
     for c in s.cat.city_ids:
         if c in s.destroyed or c in s.bismarck:
             continue
-        if s.agents_in(c, seat) or sum(s.zombies[c]) or any(sum(s.zombies[n]) for n in s.cat.neighbours[c]):
+        # a city where you have an agent or a zombie, or next to a city with any zombie
+        if s.agents_in(c, seat) or s.zombies[c][seat] or any(sum(s.zombies[n]) for n in s.cat.neighbours[c]):
             out.append(c)
     return out
 
