@@ -14,13 +14,30 @@ def track_vp(s: State, track: str) -> int:
     return max((vp for space, vp in table.items() if int(space) <= reached), default=0)
 
 
-def _count(s: State, seat: int, name: str) -> int:
-    return sum(1 for c in s.own_cards(seat) if s.cat.cards[c].name == name)
+SCORING_CARDS = ("Necronomicon", "The Black Hand", "Vampire", "Zombies")
+
+
+def _held(s: State, seat: int) -> dict[str, int]:
+    """How many of each card that scores the player has among their cards (hand, deck, discard)."""
+    cards = s.cat.cards
+    out = dict.fromkeys(SCORING_CARDS, 0)
+    p = s.players[seat]
+    for pile in (p.hand, p.deck, p.discard):
+        for c in pile:
+            card = cards[c]
+            if card.kind == "game" and card.name in out:
+                out[card.name] += 1
+    return out
 
 
 def breakdown(s: State, seat: int, side: str, final: bool = False) -> dict[str, int]:
     """Each kind of points ``seat`` scores as a player of ``side`` (``""``: the public score)."""
     cat, p = s.cat, s.players[seat]
+    held = _held(s, seat)
+
+    def _count(s: State, seat: int, name: str) -> int:
+        return held[name]
+
     out = {"cities": sum(cat.city[c]["vp"] for c, o in s.owner.items() if o == seat),
            "necronomicon": cat.game["necronomicon_vp"] * _count(s, seat, "Necronomicon")}
     royals = {how: sum(cat.city[c]["royal"]["vp"] for c, r in s.royal.items() if r[0] == seat and r[1] == how)
