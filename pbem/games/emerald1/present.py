@@ -15,10 +15,11 @@ from pbem.presentation import LINE_WIDTH
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
 # Where each city is drawn (the printed map is not in the text: an assumed layout of 1882 geography).
-POSITIONS = {"washington": (70, 210), "london": (245, 105), "the_hague": (370, 55), "paris": (300, 205),
-             "berlin": (500, 75), "st_petersburg": (660, 60), "zurich": (420, 250), "vienna": (560, 185),
-             "madrid": (190, 345), "rome": (450, 370), "constantinople": (665, 300), "cairo": (620, 440)}
-BOX_W, BOX_H = 124, 70
+POSITIONS = {"washington": (70, 210), "london": (245, 105), "the_hague": (395, 45), "paris": (300, 205),
+             "berlin": (530, 105), "st_petersburg": (690, 50), "zurich": (420, 250), "vienna": (565, 210),
+             "madrid": (190, 345), "rome": (450, 370), "constantinople": (680, 320), "cairo": (630, 450)}
+BOX_W, BOX_H = 124, 80
+JUNCTIONS = {("madrid", "rome", "cairo"): (430, 452)}   # where a junction is drawn when its centre is hidden
 SIDES = {"loyalist": "Loyalist", "restorationist": "Restorationist"}
 GROUPS = {
     "start": "Place your Main Agent", "claim": "Claim a card", "place": "Place cubes", "retrieve": "Retrieve cubes",
@@ -267,8 +268,8 @@ class Emerald1Presentation:
                 parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#8a7f6a" stroke-width="3"/>')
                 cost((x1 + x2) / 2, (y1 + y2) / 2, r["cost"])
             else:
-                jx = sum(p[0] for p in pts) / len(pts)
-                jy = sum(p[1] for p in pts) / len(pts)
+                jx, jy = JUNCTIONS.get(tuple(r["cities"]), (sum(p[0] for p in pts) / len(pts),
+                                                            sum(p[1] for p in pts) / len(pts)))
                 for x, y in pts:
                     parts.append(f'<line x1="{jx:.0f}" y1="{jy:.0f}" x2="{x}" y2="{y}" stroke="#8a7f6a" '
                                  'stroke-width="3" stroke-dasharray="7 4"/>')
@@ -285,43 +286,42 @@ class Emerald1Presentation:
                          f'height="{BOX_H}" rx="7" fill="{fill}" stroke="{border}" '
                          f'stroke-width="{3 if c["owner"] else 1.3}"/></g>')
             text(x, y0 + 14, c["name"] + (" ✝" if c["destroyed"] else ""), 12.5, "bold", "#1f4d3a")
-            text(x0 + 5, y0 + 14, str(c["vp"]), 10, "bold", "#7a5f08", "start")
-            text(x0 + BOX_W - 5, y0 + 14, f"💣{c['defence']}", 9.5, "normal", "#7a2e1d", "end")
+            text(x, y0 + 26, f"{c['vp']} VP · defence {c['defence']}", 8.5, "normal", "#7a2e1d")
             ax = x0 + 8
             for a in c["agents"][:9]:
                 parts.append(f'<g><title>{escape(a["name"] + " (" + a["owner"] + ")" + (", vampire" if a["vampire"] else ""))}</title>'
-                             f'<rect x="{ax:.0f}" y="{y0 + 20:.0f}" width="11" height="11" rx="{5.5 if a["main"] else 1}" '
+                             f'<rect x="{ax:.0f}" y="{y0 + 31:.0f}" width="11" height="11" rx="{5.5 if a["main"] else 1}" '
                              f'fill="{a["colour"]}" stroke="{"#000" if a["vampire"] else "#fff"}"/></g>')
                 ax += 13
             cx = x0 + 8
             for cube in c["cubes"]:
-                parts.append(f'<rect x="{cx:.0f}" y="{y0 + 35:.0f}" width="9" height="9" fill="{cube["colour"]}"/>')
-                text(cx + 13, y0 + 43, str(cube["count"]), 9.5, "bold", cube["colour"], "start")
+                parts.append(f'<rect x="{cx:.0f}" y="{y0 + 46:.0f}" width="9" height="9" fill="{cube["colour"]}"/>')
+                text(cx + 13, y0 + 54, str(cube["count"]), 9.5, "bold", cube["colour"], "start")
                 cx += 26
             for z in c["zombies"]:
-                text(cx + 4, y0 + 43, f"Z{z['count']}", 9.5, "bold", z["colour"], "start")
+                text(cx + 4, y0 + 54, f"Z{z['count']}", 9.5, "bold", z["colour"], "start")
                 cx += 22
             if c["blocked"] or c["bismarck"]:
-                text(x0 + BOX_W - 6, y0 + 43, "⛔" if c["blocked"] else "B", 10, "bold", "#7a2e1d", "end")
+                text(x0 + BOX_W - 6, y0 + 54, "⛔" if c["blocked"] else "B", 10, "bold", "#7a2e1d", "end")
             top = c["top"]
             if top:
                 parts.append(f'<g><title>{escape(_label(top) + ": " + "; ".join(x for x in (top["does"], top["text"]) if x))}</title>')
-                text(x, y0 + 58, _short(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
+                text(x, y0 + 67, _short(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
                 parts.append("</g>")
                 tx = x0 + 6
                 for cube in top["cubes"]:
-                    parts.append(f'<rect x="{tx:.0f}" y="{y0 + 61:.0f}" width="6" height="6" fill="{cube["colour"]}"/>')
-                    text(tx + 8, y0 + 67, str(cube["count"]), 7.5, "normal", cube["colour"], "start")
+                    parts.append(f'<rect x="{tx:.0f}" y="{y0 + 70:.0f}" width="6" height="6" fill="{cube["colour"]}"/>')
+                    text(tx + 8, y0 + 76, str(cube["count"]), 7.5, "normal", cube["colour"], "start")
                     tx += 18
-                text(x0 + BOX_W - 5, y0 + 67, f"{c['cards_left']} left" + (" ⛔" if top["blocked"] else ""), 7.5,
+                text(x0 + BOX_W - 5, y0 + 76, f"{c['cards_left']} left" + (" ⛔" if top["blocked"] else ""), 7.5,
                      "normal", "#555", "end")
             if c["owner_colour"]:
-                parts.append(f'<circle cx="{x0 + BOX_W - 2:.0f}" cy="{y0 + BOX_H - 2:.0f}" r="6" '
+                parts.append(f'<circle cx="{x0 + BOX_W - 10:.0f}" cy="{y0 + 37:.0f}" r="6" '
                              f'fill="{c["owner_colour"]}" stroke="#fff"/>')
             if c["royal_taken"]:
                 text(x0 + 2, y0 + BOX_H + 10, "♛ taken", 8.5, "normal", "#7a5f08", "start")
         t = scene["tracks"]
-        ty = 500
+        ty = 505
         steps = int(t["top"] or 12)
         w = 720 / (steps + 1)
         for r, (label, key, colour) in enumerate((("War", "war", "#276b2b"), ("Revolution", "revolution", "#b0306e"))):
@@ -334,7 +334,7 @@ class Emerald1Presentation:
                              f'fill="{colour if on else "#fff"}" stroke="{colour}"/>')
                 text(i * w + w / 2, yy + 27, f"{vp}VP" if vp else str(i), 8.5, "normal", "#fff" if on else colour)
         height = ty + 2 * 40 + 4
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 740 {height}" width="100%" role="img" '
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 760 {height}" width="100%" role="img" '
                 f'aria-label={quoteattr("The map and the tracks. " + scene["turn_words"])} '
                 'style="max-width:900px;height:auto;font-family:Georgia,serif;">' + "".join(parts) + "</svg>")
 
