@@ -85,7 +85,8 @@ def attack_options(s: State, seat: int, card: int) -> list[Action]:
     for city in cities:
         if city in s.destroyed:
             continue
-        if royal and city not in s.royal and (how != "hide" or s.safe_used < s.cat.game["safe_counters"]):
+        if royal and city not in s.royal and s.discs_free(seat) > 0 \
+                and (how != "hide" or s.safe_used < s.cat.game["safe_counters"]):
             for bombs in bomb_sets(s, seat, city, card, s.cat.city[city]["royal"]["defence"]):
                 out.append({"kind": "card", "card": card, "city": city, "target": "royal", "bombs": bombs})
         if agent:

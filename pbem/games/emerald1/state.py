@@ -187,9 +187,10 @@ class State:
     def discs_used(self, seat: int) -> int:
         used = 1 + (1 if self.players[seat].known else 0)
         used += sum(1 for o in self.owner.values() if o == seat)
-        used += sum(1 for a in self.agents.values() if a["owner"] == seat and not a.get("main"))
+        # a disc on each agent controlled (a killed agent's counter keeps its owner's disc, with the killer)
+        used += sum(1 for a in self.agents.values() if a["owner"] == seat and not a.get("main")
+                    and a["where"] in ("board", "migo", "killed"))
         used += sum(1 for r in self.royal.values() if r[0] == seat)
-        used += sum(1 for k in self.players[seat].kills)
         return used
 
     def discs_free(self, seat: int) -> int:
