@@ -64,3 +64,20 @@ def test_an_illegal_command_lists_what_is_legal_in_the_games_words() -> None:
     assert "Legal now:" in str(err.value) and "place 101 on" in str(err.value)
     with pytest.raises(IllegalAction, match="not your turn: waiting for ann"):
         game.act(1, {"kind": "pass"})
+
+
+def test_every_example_in_the_commands_doc_parses_and_formats_back() -> None:
+    import re
+    from pathlib import Path
+
+    from events.rules import GameConfig, Seat
+    doc = (Path(__file__).parents[2] / "docs" / "emerald1-commands.md").read_text(encoding="utf-8")
+    config = GameConfig(seats=tuple(Seat(i, n) for i, n in enumerate(("alice", "bob", "carol"))),
+                        data=RULES.load_data(None))
+    state = RULES.initial_state(config)
+    examples = [m for row in re.findall(r"^\| (.+?) \|", doc, re.M) for m in re.findall(r"`([^`]+)`", row)]
+    examples = [e for e in examples if e.split()[0] not in ("emerald1.interrupt",) and "<" not in e and "…" not in e]
+    assert len(examples) > 40
+    for text in examples:
+        action = RULES.parse(state, text)
+        assert RULES.parse(state, RULES.format(state, action)) == action, text
