@@ -7,7 +7,7 @@ import pytest
 from events.rules import IllegalAction, InvalidAction
 from pbem.games.emerald1 import RULES
 from tests.emerald1.harness import random_playout
-from tests.emerald1.position import agent, arrange, hand, started
+from tests.emerald1.position import arrange, hand, started
 
 
 @pytest.mark.parametrize("text,action", [

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pbem.games.emerald1.moves import influence
 from pbem.games.emerald1.scoring import breakdown
 from tests.emerald1.position import (
-    L, R, agent, arrange, cubes, display, hand, kinds, payloads, pe, sanity, side, started, top,
+    L, R, agent, arrange, cubes, display, hand, kinds, payloads, pe, sanity, side, started,
+)
 )
 
 HIRED = 35

@@ -8,7 +8,7 @@ from pbem.games.emerald1 import RULES
 from pbem.games.emerald1.present import PRESENTATION
 from pbem.presentation import LINE_WIDTH, choices, lookup
 from tests.emerald1.harness import random_playout
-from tests.emerald1.position import agent, arrange, cubes, hand, started
+from tests.emerald1.position import arrange, cubes, hand, started
 
 
 def test_the_presentation_is_found_for_the_game_type() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pbem.games.emerald1.moves import placeable, route_costs
 from pbem.games.emerald1.scoring import final_scores
 from tests.emerald1.position import (
-    L, R, agent, arrange, cubes, display, hand, kinds, payloads, pe, side, started, top,
+    L, R, agent, arrange, cubes, display, hand, kinds, payloads, side, started, top,
+)
 )
 
 SHOGGOTH, RACHKOVSKY, ZOMBIES = 51, 12, 61

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pbem.games.emerald1 import RULES
 from pbem.games.emerald1.scoring import breakdown, final_scores, public_score
-from tests.emerald1.position import L, R, agent, arrange, hand, kinds, payloads, side, started
+from tests.emerald1.position import L, R, agent, arrange, hand, payloads, side, started
 
 
 def test_a_player_becomes_known_with_potential_points_and_stays_known() -> None:
@@ -105,6 +105,6 @@ def test_a_loyalist_scores_one_per_restorationist_agent_killed_only_at_the_end()
 
 def test_the_outcome_reveals_every_side_and_the_breakdown() -> None:
     game = started()
-    s = arrange(game, phase="over")
+    arrange(game, phase="over")
     view = RULES.view(game.state, None)
     assert all("side" in p and "hand" in p for p in view["players"]) and view["outcome"]["winners"]
