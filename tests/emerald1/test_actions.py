@@ -10,7 +10,6 @@ from pbem.games.emerald1.scoring import public_score
 from tests.emerald1.position import (
     R, agent, arrange, cubes, display, hand, kinds, payloads, sanity, side, started, top,
 )
-)
 
 HIRED, IM, NECRO, KRAV, MORIARTY, RECLUS, SHOGGOTH = 35, 43, 49, 16, 14, 2, 51
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pbem.games.emerald1 import RULES
 from pbem.games.emerald1.scoring import public_score
 from tests.emerald1.position import L, R, agent, arrange, hand, kinds, payloads, sanity, side, started
-)
 
 HIRED, IM, KRAV, MORIARTY, RECLUS, HOLMES, HIDE, FENIANS = 35, 43, 16, 14, 2, 18, 32, 28
 

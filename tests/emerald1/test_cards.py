@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pbem.games.emerald1 import RULES
 from tests.emerald1.position import agent, arrange, cubes, hand, kinds, payloads, sanity, started, top
-)
 
 BISMARCK, DIOGENES, DUCHESS, FREEMASONS, HOLY, LESTRADE, GOLOVINSKY, NADAR = 23, 25, 27, 29, 41, 45, 46, 47
 SHOGGOTH, OKHRANA, PEOPLES, PINKERTON, TERRORS, THIRD, VAMPIRE, ZOMBIES = 51, 53, 55, 57, 58, 59, 60, 61

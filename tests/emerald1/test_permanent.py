@@ -7,7 +7,6 @@ from pbem.games.emerald1.scoring import breakdown
 from tests.emerald1.position import (
     L, R, agent, arrange, cubes, display, hand, kinds, payloads, pe, sanity, side, started,
 )
-)
 
 HIRED = 35
 

@@ -7,7 +7,6 @@ from pbem.games.emerald1.scoring import final_scores
 from tests.emerald1.position import (
     L, R, agent, arrange, cubes, display, hand, kinds, payloads, side, started, top,
 )
-)
 
 SHOGGOTH, RACHKOVSKY, ZOMBIES = 51, 12, 61
 
