@@ -240,3 +240,14 @@ def test_pass_uses_an_action_and_two_actions_end_the_turn_with_the_refill() -> N
     events = game.act(0, {"kind": "pass"})
     assert len(game.state.players[0].hand) == 5 and game.state.active == 1
     assert kinds(events)[-1] == "TurnStarted"
+
+
+def test_example_agent_monday_places_three_cubes_on_the_shoggoth_with_three_one_cube_cards() -> None:
+    game = started()
+    s = arrange(game)
+    top(s, "vienna", 51)
+    hand(s, 0, [101, 106, 107, 103, 104])
+    events = game.act(0, {"kind": "place", "cards": [101, 106, 107], "to": "card:51"})
+    assert payloads(events, "CardsPlayed") == [{"seat": 0, "cards": [101, 106, 107], "use": "cubes", "to": "discard"}]
+    assert game.state.cube_list("card:51") == [3, 0, 0] and game.state.players[0].available == 3
+    assert {"kind": "place", "cards": [103], "to": "card:51"} in game.legal(0)       # more cubes may join them

@@ -66,9 +66,11 @@ def test_freemasons_discard_any_then_draw_as_many_plus_one() -> None:
     game = started()
     s = arrange(game)
     hand(s, 0, [FREEMASONS, 101, 102, 103, 104])
-    game.act(0, {"kind": "card", "card": FREEMASONS, "discard": [101, 102]})
+    events = game.act(0, {"kind": "card", "card": FREEMASONS, "discard": [101, 102], "shown": 101})
     p = game.state.players[0]
-    assert len(p.hand) == 2 + 3 and p.discard[-1] == FREEMASONS and game.state.free_used
+    assert len(p.hand) == 2 + 3 and p.discard[-3:] == [102, 101, FREEMASONS] and game.state.free_used
+    assert payloads(events, "CardsDiscardedCount") == [{"seat": 0, "count": 2, "shown": 101}]
+    assert not [e for e in events if e.type.endswith("CardsDiscarded") and e.visibility.allows(1)]
 
 
 def test_holy_brotherhood_moves_one_or_two_cubes_from_limbo() -> None:
@@ -249,10 +251,20 @@ def test_zombies_kill_then_spread_and_the_game_ends_when_played_first_with_all_e
     s = arrange(game, actions_done=0, free_used=False)
     hand(s, 0, [ZOMBIES, 101, 102, 103, 104])
     s.players[1].known = True
+    s.zombies["cairo"][0] = 1
+    agent(s, 21, 2, "cairo")
+    s.players[2].known = True
     game.act(0, {"kind": "card", "card": ZOMBIES})
-    assert {"kind": "zombie_kill", "city": "rome", "agent": "m1"} in game.legal(0)
+    legal = game.legal(0)                                 # one kill in each city, in the order chosen
+    assert {"kind": "zombie_kill", "city": "rome", "agent": "m1"} in legal
+    assert {"kind": "zombie_kill", "city": "cairo", "agent": "21"} in legal
+    game.act(0, {"kind": "zombie_kill", "city": "cairo", "agent": "21"})
+    assert [a["city"] for a in game.legal(0) if a["kind"] == "zombie_kill"] == ["rome"]
+    game.act(0, {"kind": "skip"})
+    assert game.state.step["step"] == "zombie_place" and game.state.players[0].kills == [["21", 2]]
     s = arrange(game, actions_done=0, free_used=False, step={})
     hand(s, 0, [ZOMBIES, 101, 102, 103, 104])
+    s.zombies["cairo"][0] = 0
     for c in ("berlin", "cairo", "london", "madrid", "paris"):
         s.zombies[c][0] = 1
     events = game.act(0, {"kind": "card", "card": ZOMBIES})

@@ -53,7 +53,9 @@ def options(s: State, seat: int, card: int) -> list[Action]:
             out += [{**base, "to": p} for p in placeable(s, seat)]
     elif act == "freemasons":
         rest = [h for h in pl.hand if h != card]
-        out += [{**base, "discard": list(x)} for x in subsets(rest, 0)]
+        # as with the Discard action, only one discarded card (the player's choice) is left showing
+        out += [{**base, "discard": []}] + [{**base, "discard": list(x), "shown": shown}
+                                            for x in subsets(rest) for shown in x]
     elif act == "holy_brotherhood":
         sources = (["available"] if pl.available else []) + (["limbo"] if pl.limbo else []) + \
             [p for p, row in sorted(s.cubes.items()) if row[seat]]
@@ -176,9 +178,9 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         ctx.emit("CubesMoved", {"seat": seat, "from": "available", "to": a["to"], "count": 1})
     elif act == "freemasons":
         if a["discard"]:
-            ctx.emit("CardsDiscarded", {"seat": seat, "cards": sorted(a["discard"])}, to=seat, reveals=True)
-            ctx.emit("CardsDiscardedCount", {"seat": seat, "count": len(a["discard"]),
-                                             "shown": sorted(a["discard"])[-1]})
+            hidden = sorted(c for c in a["discard"] if c != a["shown"])
+            ctx.emit("CardsDiscarded", {"seat": seat, "cards": hidden + [a["shown"]]}, to=seat, reveals=True)
+            ctx.emit("CardsDiscardedCount", {"seat": seat, "count": len(a["discard"]), "shown": a["shown"]})
         draw(ctx, seat, len(a["discard"]) + 1)
         play(ctx, seat, [card], "action")
     elif act == "holy_brotherhood":
@@ -264,7 +266,7 @@ def zombie_advance(ctx: Ctx, seat: int) -> None:
     """Skip the steps with no choice; end the action when nothing is left to do."""
     s = ctx.s
     step = s.step
-    if step.get("step") == "zombie_kill" and not step["cities"]:
+    if step.get("step") == "zombie_kill" and not any(zombie_targets(s, seat, c) for c in step["cities"]):
         set_step(ctx, {"step": "zombie_place", "left": s.cat.game["zombie_place"]})
         step = ctx.s.step
     if step.get("step") == "zombie_place":
@@ -301,10 +303,9 @@ def zombie_spots(s: State, seat: int) -> list[str]:
 
 def step_options(s: State, seat: int) -> list[Action]:
     step = s.step
-    if step["step"] == "zombie_kill":
-        city = step["cities"][0]
-        return [{"kind": "zombie_kill", "city": city, "agent": k} for k in zombie_targets(s, seat, city)] + \
-            [{"kind": "skip"}]
+    if step["step"] == "zombie_kill":   # one kill in each city with your zombies, in the order you choose
+        return [{"kind": "zombie_kill", "city": city, "agent": k} for city in step["cities"]
+                for k in zombie_targets(s, seat, city)] + [{"kind": "skip"}]
     if step["step"] == "zombie_place":
         return [{"kind": "zombie_place", "city": c} for c in zombie_spots(s, seat)] + [{"kind": "done"}]
     if step["step"] == "pinkerton":
@@ -315,9 +316,11 @@ def step_options(s: State, seat: int) -> list[Action]:
 def step_do(ctx: Ctx, seat: int, a: Action) -> None:
     step = ctx.s.step
     if a["kind"] in ("zombie_kill", "skip"):
+        left: list[str] = []
         if a["kind"] == "zombie_kill":
             assassin.kill(ctx, seat, a["agent"], "zombie")
-        set_step(ctx, {"step": "zombie_kill", "cities": step["cities"][1:]})
+            left = [c for c in step["cities"] if c != a["city"]]
+        set_step(ctx, {"step": "zombie_kill", "cities": left})
         return zombie_advance(ctx, seat)
     if a["kind"] == "zombie_place":
         ctx.emit("ZombiePlaced", {"seat": seat, "city": a["city"]})

@@ -140,7 +140,8 @@ def prompts(s: State) -> dict[int, Prompt]:
 STEP_WORDS = {"move": "Go on moving agents, or pay for the moves so far (pay).",
               "retrieve": "Take back your cubes, one at a time.",
               "cthulhu": "Cthulhu: choose the city to destroy.",
-              "zombie_kill": "Zombies: kill an agent in a city with your zombies, or skip.",
+              "zombie_kill": "Zombies: kill an agent in a city with your zombies (one per city, in any order), "
+                             "or stop killing (skip).",
               "zombie_place": "Zombies: place a zombie, or stop (done).",
               "pinkerton": "Pinkerton Agents: choose the two double-agent counters to keep."}
 
