@@ -108,3 +108,16 @@ def test_the_outcome_reveals_every_side_and_the_breakdown() -> None:
     arrange(game, phase="over")
     view = RULES.view(game.state, None)
     assert all("side" in p and "hand" in p for p in view["players"]) and view["outcome"]["winners"]
+
+
+def test_the_quick_known_test_agrees_with_the_scores_of_either_side_in_whole_games() -> None:
+    from pbem.games.emerald1.scoring import potential, score
+    from tests.emerald1.harness import random_playout
+    for players, seed in ((3, 1), (5, 3)):
+        game = random_playout(players, seed)
+        state = RULES.initial_state(game.config)
+        for ev in game.events:
+            state = RULES.evolve(state, ev)
+            for seat in range(players):
+                slow = any(score(state, seat, side) > 0 for side in ("", R, L)) or bool(state.players[seat].kills)
+                assert potential(state, seat) == slow, (ev.seq, seat)

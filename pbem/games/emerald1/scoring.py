@@ -79,8 +79,31 @@ def public_score(s: State, seat: int) -> int:
 
 
 def potential(s: State, seat: int) -> bool:
-    """Actual or potential points, whichever side the player is on (Known to the Authorities)."""
-    return any(score(s, seat, side) > 0 for side in ("", RESTORATIONIST, LOYALIST)) or bool(s.players[seat].kills)
+    """Actual or potential points, whichever side the player is on (Known to the Authorities).
+
+    The same points as ``breakdown`` for the public score and for either side, tested cheaply: this
+    runs for every unknown player after every step.
+    """
+    p = s.players[seat]
+    if p.kills or p.yog_vp or seat in s.owner.values() or any(r[0] == seat for r in s.royal.values()):
+        return True
+    if track_vp(s, "war") or track_vp(s, "revolution"):
+        return True
+    rvp = s.cat.agent_rvp
+    vampires = 0
+    for key, a in s.agents.items():
+        if a["owner"] != seat or a.get("main"):
+            if a["owner"] == seat and a["vampire"] and a["where"] == "board":
+                vampires += 1
+            continue
+        if a["where"] in ("board", "migo") and not a["vampire"] and rvp.get(int(key), 0) > 0:
+            return True
+        if a["vampire"] and a["where"] == "board":
+            vampires += 1
+    held = _held(s, seat)
+    if held["Necronomicon"] or (held["Vampire"] and vampires):
+        return True
+    return bool(held["Zombies"]) and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]
 
 
 def discs_on_board(s: State, seat: int) -> int:
