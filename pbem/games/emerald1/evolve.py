@@ -18,26 +18,27 @@ def on(name: str) -> Callable[[Handler], Handler]:
     return wrap
 
 
-P, AG = "players", "agents"
+P, ONE, AG = "players", "player", "agents"
 TOUCHES: dict[str, frozenset[str]] = {"emerald1." + k: frozenset(v) for k, v in {
-    "IdentityDealt": [P], "StacksDealt": ["stacks"], "CardsBoxed": ["boxed"], "TopTurned": [AG],
+    "IdentityDealt": [ONE], "StacksDealt": ["stacks"], "CardsBoxed": ["boxed"], "TopTurned": [AG],
     "PEDeckShuffled": ["pe_deck"], "PEDisplayed": ["pe_deck", "pe_display"], "DoubleAgentsShuffled": ["da_pool"],
-    "DoubleAgentsTaken": ["da_pool", P], "DoubleAgentsReturned": ["da_pool", P], "DoubleAgentStolen": [P],
-    "DoubleAgentRevealed": [P, "da_revealed"], "SanityShuffled": ["sanity_pool"], "DeckShuffled": [P],
-    "CardsDrawn": [P], "FirstPlayerChosen": [], "MainAgentPlaced": [AG, "setup_queue"], "TurnStarted": [],
-    "CardsPlayed": [P, "removed"], "CardsDiscarded": [P], "CardRemovedHidden": [],
-    "CardRemovedFace": [P, "removed_secret"], "CardsDrawnBack": [P], "CardTransferred": [P],
-    "CardGone": [P, "stacks", "pe_display", "removed"], "CubesMoved": [P, "cubes"], "CubesCleared": [P, "cubes"],
+    "DoubleAgentsTaken": ["da_pool", ONE], "DoubleAgentsReturned": ["da_pool", ONE], "DoubleAgentStolen": [P],
+    "DoubleAgentRevealed": [ONE, "da_revealed"], "SanityShuffled": ["sanity_pool"], "DeckShuffled": [ONE],
+    "CardsDrawn": [ONE], "FirstPlayerChosen": [], "MainAgentPlaced": [AG, "setup_queue"], "TurnStarted": [],
+    "CardsPlayed": [ONE, "removed"], "CardsDiscarded": [ONE], "CardRemovedHidden": [],
+    "CardRemovedFace": [ONE, "removed_secret"], "CardsDrawnBack": [ONE], "CardTransferred": [P],
+    "CardGone": [P, "stacks", "pe_display", "removed"], "CubesMoved": [ONE, "cubes"], "CubesCleared": [P, "cubes"],
     "CardClaimed": [P, "pe_display", "removed", "owner", "stacks"], "AgentControlled": [AG],
     "AgentOwnerChanged": [AG], "AgentMoved": [AG, "migo"], "AgentFlipped": [AG], "AgentToMiGo": [AG, "migo"],
-    "AgentKilled": [AG, P], "AgentLost": [AG, P, "migo"], "Sacrificed": [AG, P], "MarkerMoved": [],
-    "SanityDrawn": [P, "sanity_pool", "sanity_out"], "IdentityRevealed": [P], "IdentitySeen": [P],
-    "SideChanged": [P], "KnownToAuthorities": [P], "RoyalTaken": ["royal"], "CityLost": ["owner"],
+    "AgentKilled": [AG, P], "AgentLost": [AG, P, "migo"], "Sacrificed": [AG, ONE], "MarkerMoved": [],
+    "SanityDrawn": [ONE, "sanity_pool", "sanity_out"], "IdentityRevealed": [ONE], "IdentitySeen": [ONE],
+    "SideChanged": [ONE], "KnownToAuthorities": [ONE], "RoyalTaken": ["royal"], "CityLost": ["owner"],
     "BlockingPlaced": ["blocking"], "BlockingRemoved": ["blocking"], "ZombiePlaced": ["zombies"],
     "ZombiesRemoved": ["zombies"], "BismarckPlayed": ["bismarck"], "CityDestroyed": ["destroyed", "bismarck"],
     "SocietyOfLeopold": [], "StepSet": [], "WindowSet": [], "ActionDone": [], "MrsHudsonUsed": [],
     "GameEnded": [P]}.items()}
-"""The containers each event's handler mutates: ``evolve`` copies only those (the rest is shared)."""
+"""The containers each event's handler mutates: ``evolve`` copies only those (the rest is shared);
+``player`` is the player at the payload's ``seat`` only."""
 
 
 def apply(s: State, type_: str, p: Mapping[str, Any]) -> None:

@@ -73,7 +73,9 @@ class Emerald1Rules:
         return ctx.events
 
     def evolve(self, state: State, event: Event) -> State:
-        new = state.clone(TOUCHES.get(event.type) if event.type in HANDLERS else frozenset())
+        seat = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
+        new = state.clone(TOUCHES.get(event.type) if event.type in HANDLERS else frozenset(),
+                          seat if isinstance(seat, int) else None)
         apply(new, event.type, event.payload)
         return new
 

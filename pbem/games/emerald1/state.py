@@ -130,15 +130,21 @@ class State:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.cat.data == other.cat.data and self._plain() == other._plain()
 
-    def clone(self, fields: frozenset[str] | None = None) -> State:
+    def clone(self, fields: frozenset[str] | None = None, seat: int | None = None) -> State:
         """A copy whose containers are new (two levels deep), or only those named in ``fields``: the
-        others are shared with this state, which nothing mutates once made."""
+        others are shared with this state, which nothing mutates once made. ``"player"`` in ``fields``
+        copies only the player at ``seat``."""
         new = object.__new__(State)
         d = new.__dict__
+        one = fields is not None and "player" in fields and seat is not None
         for k, v in self.__dict__.items():
             if k == "_view_cache":
                 continue
-            if fields is not None and k not in fields:
+            if k == "players" and one:
+                players = list(v)
+                players[seat] = v[seat].clone()  # type: ignore[index]
+                d[k] = players
+            elif fields is not None and k not in fields and not (k == "players" and "player" in fields):
                 d[k] = v
             elif k == "players":
                 d[k] = [p.clone() for p in v]
