@@ -402,6 +402,45 @@ class _Sayer:
         # an agent counter, named as such: "Johann Most (agent 7)" (its card may be hidden in a deck)
         return f"{self.agents.get(int(k), 'agent')} (agent {k})" if k.isdigit() else k
 
+    def card_action(self, a: Mapping[str, Any], text: str, city: str, to: str) -> str:
+        card = self.card(a.get("card"))
+        bombs = f", adding bombs {self.cards_(a.get('bombs'))}" if a.get("bombs") else ""
+        if a.get("target") == "royal":
+            return f"{card}: the royal person in {city}{bombs}"
+        if "target" in a:
+            return f"{card}: {self.agent(a['target'])} in {city}{bombs}"
+        if "zombie" in a:
+            return f"{card}: kill a zombie of {self.player(a['zombie'])} in {city}"
+        for key, words in (("block", "a Blocking disc on"), ("unblock", "remove the Blocking disc from")):
+            if key in a:
+                return f"{card}: {words} {self.place(a[key])}"
+        if "player" in a:
+            return f"{card}: {self.player(a['player'])}" + (f" in {city}" if a.get("city") else "")
+        if "agent" in a:
+            return f"{card}: {self.agent(a['agent'])}" + (f" to {city}" if a.get("city") else "")
+        if "flip" in a or "convert" in a:
+            return f"{card}: {'flip' if 'flip' in a else 'convert'} {self.agent(a.get('flip') or a.get('convert'))}"
+        if "from" in a:
+            return f"{card}: {a.get('count')} from {self.place(a['from'])} to {self.place(a.get('to'))}"
+        if "to" in a:
+            return f"{card}: a cube on {self.place(a['to'])}"
+        if "discard" in a:
+            shown = f", showing {self.card(a['shown'])}" if "shown" in a else ""
+            return f"{card}: discard {self.cards_(a['discard'])}{shown}"
+        if "cubes" in a:
+            return f"{card}: " + ", ".join(f"a cube of {self.player(o)} on {self.place(p)}" for p, o in a["cubes"])
+        if "stack" in a:
+            return f"{card}: the top card of {self.cities.get(str(a['stack']), a['stack'])}"
+        if "display" in a:
+            return f"{card}: {self.card(a['display'])} from the display"
+        if "remove" in a:
+            return f"{card}: remove {self.card(a['remove'])} from your hand, face down"
+        if "steps" in a:
+            return f"{card}: War +{a['steps']}"
+        if a.get("city"):
+            return f"{card}: {city}"
+        return card
+
     def action(self, a: Mapping[str, Any], text: str) -> str:
         k = a.get("kind")
         city = self.cities.get(str(a.get("city")), str(a.get("city", "")))
@@ -425,8 +464,7 @@ class _Sayer:
         if k == "double_agent":
             return self.agent(a.get("agent"))
         if k == "card":
-            _, _, rest = text.partition(str(a.get("card")))
-            return f"{self.card(a.get('card'))}{rest}"
+            return self.card_action(a, text, city, to)
         if k in ("devils_island", "mi_go", "hudson", "sacrifice", "escape"):
             return f"{k.replace('_', ' ')}: {self.card(a.get('card'))}" + (f" to {to}" if a.get("to") else "")
         if k == "zombie_kill":
