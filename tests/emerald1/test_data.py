@@ -57,3 +57,10 @@ def test_a_bad_override_reports_every_problem_at_once() -> None:
 
 def test_the_rules_load_data_entry_point() -> None:
     assert RULES.load_data(None) == load_data()
+
+
+def test_the_data_doc_names_every_assumed_value() -> None:
+    from pathlib import Path
+    doc = (Path(__file__).parents[2] / "docs" / "emerald1-data.md").read_text(encoding="utf-8")
+    missing = [key for key in load_data()["assumed"] if key not in doc]
+    assert not missing, missing
