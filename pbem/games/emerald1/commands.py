@@ -21,7 +21,8 @@ CARD_FIELDS = [("target", "at", "target"), ("city", "in", "city"), ("zombie", "z
                ("bombs", "bombs", "ints"), ("block", "block", "place"), ("unblock", "unblock", "place"),
                ("player", "player", "seat"), ("from", "from", "place"), ("to", "to", "place"),
                ("count", "count", "int"), ("steps", "steps", "int"), ("agent", "agent", "agent"),
-               ("discard", "discard", "ints"), ("shown", "showing", "int"), ("cubes", "cubes", "cubes"), ("stack", "stack", "city"),
+               ("discard", "discard", "ints"), ("shown", "showing", "int"), ("cubes", "cubes", "cubes"),
+               ("stack", "stack", "city"),
                ("display", "display", "int"), ("remove", "remove", "int"), ("flip", "flip", "agent"),
                ("convert", "convert", "agent")]
 SPECS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {

@@ -94,7 +94,7 @@ class Emerald1Presentation:
                 "royal": f"{royal.get('name', '?')} (defence {royal.get('defence')}, {royal.get('vp')} VP)"
                          + (f": {'hidden' if royal.get('how') == 'hidden' else 'assassinated'} by {who(taken)}"
                             if taken is not None else ""),
-                "royal_taken": taken is not None,
+                "royal_taken": taken is not None, "royal_how": royal.get("how"),
                 "owner": who(c.get("owner")) if c.get("owner") is not None else None,
                 "owner_colour": COLOURS[c["owner"] % 5] if c.get("owner") is not None else None,
                 "bismarck": c.get("bismarck") is not None, "destroyed": bool(c.get("destroyed")),
@@ -234,8 +234,8 @@ class Emerald1Presentation:
         you = scene.get("you")
         if you:
             lines.append("")
-            lines += _wrap(f"YOU: {you['side']}" + (f" (identity card says {you['identity']})" if you["identity"] != you["side"]
-                                                    else "") + f"; score if revealed {you['score']}"
+            card_says = f" (identity card says {you['identity']})" if you["identity"] != you["side"] else ""
+            lines += _wrap(f"YOU: {you['side']}" + card_says + f"; score if revealed {you['score']}"
                            + (f" ({you['vp_by_kind']})" if you["vp_by_kind"] else ""), "    ")
             if you["double_agents"]:
                 lines += _wrap("Your double agents: " + ", ".join(you["double_agents"]), "    ")
@@ -285,12 +285,14 @@ class Emerald1Presentation:
             parts.append(f'<g><title>{escape(title)}</title><rect x="{x0:.0f}" y="{y0:.0f}" width="{BOX_W}" '
                          f'height="{BOX_H}" rx="7" fill="{fill}" stroke="{border}" '
                          f'stroke-width="{3 if c["owner"] else 1.3}"/></g>')
-            text(x, y0 + 14, c["name"] + (" ✝" if c["destroyed"] else ""), 12.5, "bold", "#1f4d3a")
+            text(x, y0 + 14, c["name"] + (" (destroyed)" if c["destroyed"] else ""), 12.5, "bold", "#1f4d3a")
             text(x, y0 + 26, f"{c['vp']} VP · defence {c['defence']}", 8.5, "normal", "#7a2e1d")
             ax = x0 + 8
             for a in c["agents"][:9]:
-                parts.append(f'<g><title>{escape(a["name"] + " (" + a["owner"] + ")" + (", vampire" if a["vampire"] else ""))}</title>'
-                             f'<rect x="{ax:.0f}" y="{y0 + 31:.0f}" width="11" height="11" rx="{5.5 if a["main"] else 1}" '
+                tip = a["name"] + " (" + a["owner"] + ")" + (", vampire" if a["vampire"] else "")
+                parts.append(f'<g><title>{escape(tip)}</title>'
+                             f'<rect x="{ax:.0f}" y="{y0 + 31:.0f}" width="11" height="11" '
+                             f'rx="{5.5 if a["main"] else 1}" '
                              f'fill="{a["colour"]}" stroke="{"#000" if a["vampire"] else "#fff"}"/></g>')
                 ax += 13
             cx = x0 + 8
@@ -302,10 +304,12 @@ class Emerald1Presentation:
                 text(cx + 4, y0 + 54, f"Z{z['count']}", 9.5, "bold", z["colour"], "start")
                 cx += 22
             if c["blocked"] or c["bismarck"]:
-                text(x0 + BOX_W - 6, y0 + 54, "⛔" if c["blocked"] else "B", 10, "bold", "#7a2e1d", "end")
+                marks = ("blocked " if c["blocked"] else "") + ("Bismarck" if c["bismarck"] else "")
+                text(x0 + BOX_W - 6, y0 + 54, marks, 8, "bold", "#7a2e1d", "end")
             top = c["top"]
             if top:
-                parts.append(f'<g><title>{escape(_label(top) + ": " + "; ".join(x for x in (top["does"], top["text"]) if x))}</title>')
+                said = "; ".join(x for x in (top["does"], top["text"]) if x)
+                parts.append(f'<g><title>{escape(_label(top) + ": " + said)}</title>')
                 text(x, y0 + 67, _short(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
                 parts.append("</g>")
                 tx = x0 + 6
@@ -313,13 +317,13 @@ class Emerald1Presentation:
                     parts.append(f'<rect x="{tx:.0f}" y="{y0 + 70:.0f}" width="6" height="6" fill="{cube["colour"]}"/>')
                     text(tx + 8, y0 + 76, str(cube["count"]), 7.5, "normal", cube["colour"], "start")
                     tx += 18
-                text(x0 + BOX_W - 5, y0 + 76, f"{c['cards_left']} left" + (" ⛔" if top["blocked"] else ""), 7.5,
+                text(x0 + BOX_W - 5, y0 + 76, f"{c['cards_left']} left" + (", blocked" if top["blocked"] else ""), 7.5,
                      "normal", "#555", "end")
             if c["owner_colour"]:
                 parts.append(f'<circle cx="{x0 + BOX_W - 10:.0f}" cy="{y0 + 37:.0f}" r="6" '
                              f'fill="{c["owner_colour"]}" stroke="#fff"/>')
             if c["royal_taken"]:
-                text(x0 + 2, y0 + BOX_H + 10, "♛ taken", 8.5, "normal", "#7a5f08", "start")
+                text(x0 + 2, y0 + BOX_H + 10, f"royal person {c['royal_how']}", 8.5, "normal", "#7a5f08", "start")
         t = scene["tracks"]
         ty = 505
         steps = int(t["top"] or 12)
