@@ -12,6 +12,7 @@ from events.rules import Rules
 
 BUILTIN = {
     "emerald": "pbem.games.emerald",
+    "emerald1": "pbem.games.emerald1",
     "nanty": "pbem.games.nanty",
 }
 

@@ -13,7 +13,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from events.envelope import Event
 from events.replay import GameState
-from tests.leaks import emerald, nanty
+from tests.leaks import emerald, emerald1, nanty
 
 
 class Secrets(Protocol):
@@ -22,4 +22,5 @@ class Secrets(Protocol):
 
 Probe = Callable[[GameState[Any], Sequence[Event]], Secrets]
 
-PROBES: dict[str, Callable[[int | None], Probe]] = {"emerald": emerald.Probe, "nanty": nanty.Probe}
+PROBES: dict[str, Callable[[int | None], Probe]] = {"emerald": emerald.Probe, "emerald1": emerald1.Probe,
+                                                   "nanty": nanty.Probe}

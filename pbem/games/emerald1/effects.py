@@ -1,0 +1,247 @@
+"""The procedures the rules share: emitting events, drawing, claiming, sanity, revealing, ending."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from events.envelope import NewEvent, Visibility
+from events.rng import Rng
+from pbem.games.emerald1 import scoring
+from pbem.games.emerald1.evolve import apply
+from pbem.games.emerald1.state import RESTORATIONIST, State
+
+
+class Stop(Exception):
+    """The game ended in the middle of an action: nothing more happens."""
+
+
+class Ctx:
+    """Collects the events of one decision and keeps (a private copy of) the state they lead to."""
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.s = state.clone()
+        self.rng = rng
+        self.events: list[NewEvent] = []
+
+    def emit(self, name: str, payload: Mapping[str, Any], to: int | tuple[int, ...] | None = None, *,
+             server: bool = False, reveals: bool = False) -> None:
+        if server:
+            vis = Visibility.server()
+        elif to is None:
+            vis = Visibility.public()
+        else:
+            vis = Visibility.to(*(to if isinstance(to, tuple) else (to,)))
+        self.events.append(NewEvent("emerald1." + name, dict(payload), vis, reveals))
+        apply(self.s, "emerald1." + name, payload)
+
+
+# --- cards in hand -----------------------------------------------------------------------
+
+def shuffle_deck(ctx: Ctx, seat: int, with_discard: bool) -> None:
+    pl = ctx.s.players[seat]
+    cards = sorted(pl.deck + (pl.discard if with_discard else []))
+    if with_discard:
+        ctx.emit("DiscardReshuffled", {"seat": seat, "count": len(pl.discard)})
+    ctx.emit("DeckShuffled", {"seat": seat, "order": ctx.rng.shuffle(cards)}, server=True)
+
+
+def draw(ctx: Ctx, seat: int, count: int) -> int:
+    """Draw ``count`` cards, shuffling the discard pile into a new deck when the deck runs out."""
+    drawn = 0
+    while drawn < count:
+        pl = ctx.s.players[seat]
+        if not pl.deck:
+            if not pl.discard:
+                break
+            shuffle_deck(ctx, seat, True)
+            pl = ctx.s.players[seat]
+        take = list(pl.deck[: count - drawn])
+        ctx.emit("CardsDrawn", {"seat": seat, "cards": take}, to=seat, reveals=True)
+        ctx.emit("CardsDrawnCount", {"seat": seat, "count": len(take)})
+        drawn += len(take)
+    return drawn
+
+
+def play(ctx: Ctx, seat: int, cards: list[int], use: str, remove: bool = False) -> None:
+    """Cards leave the hand face up: to the discard pile, or out of the game (one-use, Infernal Machine)."""
+    if not cards:
+        return
+    keep = [c for c in cards if not (remove or ctx.s.cat.cards[c].action in ("infernal_machine", "fenians")
+                                and use == "bombs")]
+    gone = [c for c in cards if c not in keep]
+    if keep:
+        ctx.emit("CardsPlayed", {"seat": seat, "cards": sorted(keep), "use": use, "to": "discard"})
+    if gone:
+        ctx.emit("CardsPlayed", {"seat": seat, "cards": sorted(gone), "use": use, "to": "removed"})
+
+
+def hand_card_lost(ctx: Ctx, seat: int, where: str) -> None:
+    """A card left a player's hand or deck outside their play: replace it, or shuffle the deck."""
+    if where == "hand":
+        draw(ctx, seat, 1)
+    elif where == "deck":
+        shuffle_deck(ctx, seat, False)
+
+
+def where_is(s: State, seat: int, card: int) -> str:
+    pl = s.players[seat]
+    for w in ("hand", "deck", "discard"):
+        if card in getattr(pl, w):
+            return w
+    return ""
+
+
+def give_card(ctx: Ctx, from_seat: int, to_seat: int, card: int) -> None:
+    """A player hands a card to another (a City card, a double agent's or a converted agent's card)."""
+    where = where_is(ctx.s, from_seat, card)
+    if not where:
+        return
+    ctx.emit("CardTransferred", {"seat": to_seat, "from_seat": from_seat, "card": card, "from": where})
+    hand_card_lost(ctx, from_seat, where)
+
+
+# --- tracks, sanity, identity, end -------------------------------------------------------
+
+def move_marker(ctx: Ctx, track: str, steps: int) -> None:
+    cur = ctx.s.war if track == "war" else ctx.s.revolution
+    to = max(0, min(ctx.s.cat.game["track_top"], cur + steps))
+    if to != cur:
+        ctx.emit("MarkerMoved", {"track": track, "from": cur, "to": to})
+    if to >= ctx.s.cat.game["track_top"]:
+        end(ctx, f"{track}_track")
+
+
+def draw_sanity(ctx: Ctx, seat: int, why: str, assassination: bool = False) -> bool:
+    """Draw a Sanity counter; returns whether it was Mad. A revealed Loyalist only draws to see
+    whether an assassinating agent dies."""
+    pl = ctx.s.players[seat]
+    if pl.revealed and pl.side != RESTORATIONIST and not assassination:
+        return False
+    if not ctx.s.sanity_pool:
+        ctx.emit("SanityDrawn", {"seat": seat, "result": "none", "why": why})
+        mad_enough(ctx, seat)
+        return True
+    result = ctx.s.sanity_pool[0]
+    ctx.emit("SanityDrawn", {"seat": seat, "result": result, "why": why}, reveals=True)
+    if result == "mad":
+        mad_enough(ctx, seat)
+    return result == "mad"
+
+
+def mad_enough(ctx: Ctx, seat: int) -> None:
+    pl = ctx.s.players[seat]
+    g = ctx.s.cat.game
+    need = g["freud_mad_to_reveal"] if ctx.s.has_pe(seat, "freud") else g["mad_to_reveal"]
+    if pl.mad >= need or pl.sanity_forced:
+        reveal(ctx, seat, "sanity")
+        if ctx.s.players[seat].side == RESTORATIONIST:
+            if not pl.main_dead:
+                ctx.emit("AgentLost", {"agent": f"m{seat}", "why": "sanity", "to": "gone"})
+            end(ctx, "restorationist_mad")
+
+
+def reveal(ctx: Ctx, seat: int, why: str) -> None:
+    pl = ctx.s.players[seat]
+    if pl.revealed:
+        return
+    ctx.emit("IdentityRevealed", {"seat": seat, "identity": pl.identity, "side": pl.side, "why": why},
+             reveals=True)
+
+
+def end(ctx: Ctx, reason: str) -> None:
+    sides = {str(i): p.side for i, p in enumerate(ctx.s.players)}
+    ctx.emit("GameEnded", {"reason": reason, "sides": sides}, reveals=True)
+    raise Stop
+
+
+def check(ctx: Ctx) -> None:
+    """After every step: Known to the Authorities, and the end on points."""
+    s = ctx.s
+    if s.phase != "play":
+        return
+    for seat in range(s.n):
+        if not s.players[seat].known and scoring.potential(s, seat):
+            ctx.emit("KnownToAuthorities", {"seat": seat})
+    target = s.cat.game["victory_target"][str(s.n)]
+    if any(scoring.public_score(s, i) >= target for i in range(s.n)):
+        end(ctx, "victory_points")
+
+
+# --- the board ---------------------------------------------------------------------------
+
+def turn_top(ctx: Ctx, city: str) -> None:
+    top = ctx.s.top(city)
+    if top is not None:
+        ctx.emit("TopTurned", {"city": city, "card": top}, reveals=True)
+
+
+def stack_emptied(ctx: Ctx, city: str) -> None:
+    """An exhausted Game Card box: War +2 and one more Permanent Effect on display."""
+    if ctx.s.pe_deck:
+        ctx.emit("PEDisplayed", {"card": ctx.s.pe_deck[0]}, reveals=True)
+    move_marker(ctx, "war", ctx.s.cat.game["war_on_empty_stack"])
+
+
+def stack_top_removed(ctx: Ctx, city: str, card: int, why: str, cubes_to: str) -> None:
+    """The top Game card of a city leaves the game (The Third Section, Cthulhu)."""
+    if f"card:{card}" in ctx.s.cubes:
+        ctx.emit("CubesCleared", {"place": f"card:{card}", "all_to": cubes_to})
+    if f"card:{card}" in ctx.s.blocking:
+        ctx.emit("BlockingRemoved", {"place": f"card:{card}"})
+    if str(card) in ctx.s.agents and ctx.s.agents[str(card)]["where"] == "card":
+        ctx.emit("AgentLost", {"agent": str(card), "why": why, "to": "gone"})
+    ctx.emit("CardGone", {"card": card, "why": why, "city": city})
+    if ctx.s.stacks[city]:
+        turn_top(ctx, city)
+
+
+def take_double_agents(ctx: Ctx, count: int) -> list[int]:
+    """Counters drawn at random from those available: the pool is face down, so it is shuffled first."""
+    order = ctx.rng.shuffle(list(ctx.s.da_pool))
+    ctx.emit("DoubleAgentsShuffled", {"order": order}, server=True)
+    return order[:count]
+
+
+def claim(ctx: Ctx, seat: int, target: str) -> None:
+    """Claim a face-up Game card (``card:<n>`` on a stack), a Permanent Effect or a City card (``city:<id>``)."""
+    s = ctx.s
+    cat = s.cat
+    if target.startswith("city:"):
+        city = target[5:]
+        card = cat.city_card[city]
+        prev = s.owner.get(city)
+        if prev is not None:
+            where = where_is(s, prev, card)
+            ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city, "from_seat": prev, "from": where})
+            hand_card_lost(ctx, prev, where)
+        else:
+            ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city})
+        ctx.emit("CubesCleared", {"place": target, "claimer": seat})
+        return
+    card = int(target[5:])
+    c = cat.cards[card]
+    if c.kind == "pe":
+        ctx.emit("CardClaimed", {"seat": seat, "card": card})
+        ctx.emit("CubesCleared", {"place": target, "claimer": seat})
+        if c.sanity:
+            draw_sanity(ctx, seat, c.name)
+        from pbem.games.emerald1.permanent import on_claim
+        on_claim(ctx, seat, c.effect)
+        return
+    city = next(x for x, st in s.stacks.items() if st and st[0] == card)
+    ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city})
+    if c.kind == "agent":
+        ctx.emit("AgentControlled", {"seat": seat, "agent": str(card), "city": city})
+    ctx.emit("CubesCleared", {"place": target, "claimer": seat})
+    if ctx.s.stacks[city]:
+        turn_top(ctx, city)
+    else:
+        stack_emptied(ctx, city)
+    if c.action == "rachkovsky" and ctx.s.da_pool:
+        take = take_double_agents(ctx, 2)
+        ctx.emit("DoubleAgentsTaken", {"seat": seat, "agents": sorted(take), "why": "Peter Rachkovsky"}, to=seat,
+                 reveals=True)
+        ctx.emit("DoubleAgentsCount", {"seat": seat, "count": len(take), "why": "Peter Rachkovsky"})
+    if c.sanity:
+        draw_sanity(ctx, seat, c.name)

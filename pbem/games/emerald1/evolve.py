@@ -1,0 +1,479 @@
+"""Applying one event to a (private, already copied) state. Never validates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from pbem.games.emerald1.state import State
+
+Handler = Callable[[State, Mapping[str, Any]], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def on(name: str) -> Callable[[Handler], Handler]:
+    def wrap(fn: Handler) -> Handler:
+        HANDLERS["emerald1." + name] = fn
+        return fn
+    return wrap
+
+
+P, ONE, AG = "players", "player", "agents"
+TOUCHES: dict[str, frozenset[str]] = {"emerald1." + k: frozenset(v) for k, v in {
+    "IdentityDealt": [ONE], "StacksDealt": ["stacks"], "CardsBoxed": ["boxed"], "TopTurned": [AG],
+    "PEDeckShuffled": ["pe_deck"], "PEDisplayed": ["pe_deck", "pe_display"], "DoubleAgentsShuffled": ["da_pool"],
+    "DoubleAgentsTaken": ["da_pool", ONE], "DoubleAgentsReturned": ["da_pool", ONE], "DoubleAgentStolen": [P],
+    "DoubleAgentRevealed": [ONE, "da_revealed"], "SanityShuffled": ["sanity_pool"], "DeckShuffled": [ONE],
+    "CardsDrawn": [ONE], "FirstPlayerChosen": [], "MainAgentPlaced": [AG, "setup_queue"], "TurnStarted": [],
+    "CardsPlayed": [ONE, "removed"], "CardsDiscarded": [ONE], "CardRemovedHidden": [],
+    "CardRemovedFace": [ONE, "removed_secret"], "CardsDrawnBack": [ONE], "CardTransferred": [P],
+    "CardGone": [P, "stacks", "pe_display", "removed"], "CubesMoved": [ONE, "cubes"], "CubesCleared": [P, "cubes"],
+    "CardClaimed": [P, "pe_display", "removed", "owner", "stacks"], "AgentControlled": [AG],
+    "AgentOwnerChanged": [AG], "AgentMoved": [AG, "migo"], "AgentFlipped": [AG], "AgentToMiGo": [AG, "migo"],
+    "AgentKilled": [AG, P], "AgentLost": [AG, P, "migo"], "Sacrificed": [AG, ONE], "MarkerMoved": [],
+    "SanityDrawn": [ONE, "sanity_pool", "sanity_out"], "IdentityRevealed": [ONE], "IdentitySeen": [ONE],
+    "SideChanged": [ONE], "KnownToAuthorities": [ONE], "RoyalTaken": ["royal"], "CityLost": ["owner"],
+    "BlockingPlaced": ["blocking"], "BlockingRemoved": ["blocking"], "ZombiePlaced": ["zombies"],
+    "ZombiesRemoved": ["zombies"], "BismarckPlayed": ["bismarck"], "CityDestroyed": ["destroyed", "bismarck"],
+    "SocietyOfLeopold": [], "StepSet": [], "WindowSet": [], "ActionDone": [], "MrsHudsonUsed": [],
+    "GameEnded": [P]}.items()}
+"""The containers each event's handler mutates: ``evolve`` copies only those (the rest is shared);
+``player`` is the player at the payload's ``seat`` only."""
+
+
+def apply(s: State, type_: str, p: Mapping[str, Any]) -> None:
+    """Mutate ``s`` by the event (the caller owns ``s``)."""
+    handler = HANDLERS.get(type_)
+    if handler is not None:
+        handler(s, p)
+
+
+def _take_card(s: State, seat: int, card: int) -> str:
+    """Take ``card`` out of a player's hand, deck or discard pile; returns where it was ("" if nowhere)."""
+    pl = s.players[seat]
+    for where in ("hand", "deck", "discard"):
+        pile = getattr(pl, where)
+        if card in pile:
+            pile.remove(card)
+            return where
+    return ""
+
+
+def _add(s: State, place: str, seat: int, count: int) -> None:
+    pl = s.players[seat]
+    if place == "available":
+        pl.available += count
+    elif place == "pool":
+        pl.pool += count
+    elif place == "limbo":
+        pl.limbo += count
+    else:
+        row = list(s.cube_list(place))
+        row[seat] += count
+        if any(row):
+            s.cubes[place] = row
+        else:
+            s.cubes.pop(place, None)
+
+
+# --- setup -------------------------------------------------------------------------------
+
+@on("IdentityDealt")
+def _identity(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].identity = p["identity"]
+
+
+@on("StacksDealt")
+def _stacks(s: State, p: Mapping[str, Any]) -> None:
+    for city, cards in p["stacks"].items():
+        s.stacks[city] = list(cards)
+
+
+@on("CardsBoxed")
+def _boxed(s: State, p: Mapping[str, Any]) -> None:
+    s.boxed = list(p["cards"])
+
+
+@on("TopTurned")
+def _top(s: State, p: Mapping[str, Any]) -> None:
+    card = p["card"]
+    if s.cat.cards[card].kind == "agent":
+        s.agents[str(card)] = {"owner": None, "where": "card", "city": p["city"], "vampire": False, "main": False}
+
+
+@on("PEDeckShuffled")
+def _pe_deck(s: State, p: Mapping[str, Any]) -> None:
+    s.pe_deck = list(p["order"])
+
+
+@on("PEDisplayed")
+def _pe_shown(s: State, p: Mapping[str, Any]) -> None:
+    if p["card"] in s.pe_deck:
+        s.pe_deck.remove(p["card"])
+    s.pe_display.append(p["card"])
+
+
+@on("DoubleAgentsShuffled")
+def _da_pool(s: State, p: Mapping[str, Any]) -> None:
+    s.da_pool = list(p["order"])
+
+
+@on("DoubleAgentsTaken")
+def _da_taken(s: State, p: Mapping[str, Any]) -> None:
+    for a in p["agents"]:
+        if a in s.da_pool:
+            s.da_pool.remove(a)
+        s.players[p["seat"]].double_agents.append(a)
+
+
+@on("DoubleAgentsReturned")
+def _da_back(s: State, p: Mapping[str, Any]) -> None:
+    for a in p["agents"]:
+        s.players[p["seat"]].double_agents.remove(a)
+        s.da_pool.append(a)
+
+
+@on("DoubleAgentStolen")
+def _da_stolen(s: State, p: Mapping[str, Any]) -> None:
+    if "agent" in p:
+        s.players[p["from_seat"]].double_agents.remove(p["agent"])
+        s.players[p["seat"]].double_agents.append(p["agent"])
+
+
+@on("DoubleAgentRevealed")
+def _da_revealed(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    if p["agent"] in pl.double_agents:
+        pl.double_agents.remove(p["agent"])
+    s.da_revealed.append(p["agent"])
+
+
+@on("SanityShuffled")
+def _sanity_pool(s: State, p: Mapping[str, Any]) -> None:
+    s.sanity_pool = list(p["order"])
+
+
+@on("DeckShuffled")
+def _deck(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    order = list(p["order"])
+    gone = set(order)
+    pl.discard = [c for c in pl.discard if c not in gone]
+    pl.deck = order
+
+
+@on("CardsDrawn")
+def _drawn(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    for c in p["cards"]:
+        if c in pl.deck:
+            pl.deck.remove(c)
+        pl.hand.append(c)
+
+
+@on("FirstPlayerChosen")
+def _first(s: State, p: Mapping[str, Any]) -> None:
+    s.first = p["seat"]
+    s.setup_queue = s.seat_order_from(p["seat"])
+
+
+@on("MainAgentPlaced")
+def _main(s: State, p: Mapping[str, Any]) -> None:
+    seat = p["seat"]
+    s.agents[f"m{seat}"] = {"owner": seat, "where": "board", "city": p["city"], "vampire": False, "main": True}
+    if seat in s.setup_queue:
+        s.setup_queue.remove(seat)
+
+
+@on("TurnStarted")
+def _turn(s: State, p: Mapping[str, Any]) -> None:
+    s.phase = "play"
+    s.active = p["seat"]
+    s.turn = p["turn"]
+    s.actions_done = 0
+    s.free_used = False
+    s.hudson_used = False
+    s.step = {}
+
+
+# --- cards -------------------------------------------------------------------------------
+
+@on("CardsPlayed")
+def _played(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    for c in p["cards"]:
+        if c in pl.hand:
+            pl.hand.remove(c)
+        if p["to"] == "discard":
+            pl.discard.append(c)
+        elif p["to"] == "removed":
+            s.removed.append(c)
+        # "kept": on a Permanent Effect or in a City box, tracked by that effect
+
+
+@on("CardsDiscarded")
+def _discarded(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    for c in p["cards"]:
+        pl.hand.remove(c)
+        pl.discard.append(c)
+
+
+@on("CardRemovedHidden")
+def _removed_hidden(s: State, p: Mapping[str, Any]) -> None:
+    s.removed_hidden += 1
+
+
+@on("CardRemovedFace")
+def _removed_face(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].hand.remove(p["card"])
+    s.removed_secret.append(p["card"])
+
+
+@on("CardsDrawnBack")
+def _drawn_back(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].hand.append(p["card"])
+
+
+@on("CardTransferred")
+def _transfer(s: State, p: Mapping[str, Any]) -> None:
+    if _take_card(s, p["from_seat"], p["card"]) or p.get("from") == "city_deck":
+        s.players[p["seat"]].discard.append(p["card"])
+
+
+@on("CardGone")
+def _gone(s: State, p: Mapping[str, Any]) -> None:
+    """A card leaves the game from wherever it is (a player's cards, a stack, the display)."""
+    card = p["card"]
+    if p.get("from_seat") is not None:
+        _take_card(s, p["from_seat"], card)
+    for city, stack in s.stacks.items():
+        if card in stack:
+            stack.remove(card)
+    if card in s.pe_display:
+        s.pe_display.remove(card)
+    s.removed.append(card)
+
+
+# --- claims, cubes, board ----------------------------------------------------------------
+
+@on("CubesMoved")
+def _cubes(s: State, p: Mapping[str, Any]) -> None:
+    _add(s, p["from"], p["seat"], -p["count"])
+    _add(s, p["to"], p["seat"], p["count"])
+
+
+@on("CubesCleared")
+def _cleared(s: State, p: Mapping[str, Any]) -> None:
+    row = s.cubes.pop(p["place"], None) or []
+    for seat, count in enumerate(row):
+        if count:
+            dest = p.get("all_to") or ("limbo" if seat == p.get("claimer") else "available")
+            _add(s, dest, seat, count)
+
+
+@on("CardClaimed")
+def _claimed(s: State, p: Mapping[str, Any]) -> None:
+    seat, card = p["seat"], p["card"]
+    kind = s.cat.cards[card].kind
+    if kind == "pe":
+        s.pe_display.remove(card)
+        if s.cat.cards[card].effect != "cthulhu":
+            s.players[seat].pes.append(card)
+        else:
+            s.removed.append(card)
+    elif kind == "city":
+        city = s.cat.card_city[card]
+        prev = s.owner.get(city)
+        if prev is not None:
+            _take_card(s, prev, card)
+        s.players[seat].discard.append(card)
+        s.owner[city] = seat
+    else:
+        s.stacks[p["city"]].remove(card)
+        s.players[seat].discard.append(card)
+
+
+@on("AgentControlled")
+def _controlled(s: State, p: Mapping[str, Any]) -> None:
+    a = s.agents[p["agent"]]
+    a.update(owner=p["seat"], where="board", city=p["city"])
+
+
+@on("AgentOwnerChanged")
+def _owner(s: State, p: Mapping[str, Any]) -> None:
+    s.agents[p["agent"]]["owner"] = p["seat"]
+    if p.get("vampire"):
+        s.agents[p["agent"]]["vampire"] = True
+
+
+@on("AgentMoved")
+def _moved(s: State, p: Mapping[str, Any]) -> None:
+    a = s.agents[p["agent"]]
+    a.update(where="board", city=p["to"])
+    s.migo.pop(p["agent"], None)
+
+
+@on("AgentFlipped")
+def _flipped(s: State, p: Mapping[str, Any]) -> None:
+    s.agents[p["agent"]]["vampire"] = p["vampire"]
+
+
+@on("AgentToMiGo")
+def _migo(s: State, p: Mapping[str, Any]) -> None:
+    s.agents[p["agent"]].update(where="migo", city=None)
+    s.migo[p["agent"]] = p["turn"]
+
+
+@on("AgentKilled")
+def _killed(s: State, p: Mapping[str, Any]) -> None:
+    a = s.agents[p["agent"]]
+    a.update(where="killed", city=None)
+    s.players[p["seat"]].kills.append([p["agent"], p["owner"]])
+    if a.get("main"):
+        s.players[p["owner"]].main_dead = True
+
+
+@on("AgentLost")
+def _lost(s: State, p: Mapping[str, Any]) -> None:
+    a = s.agents[p["agent"]]
+    if a.get("main"):
+        s.players[a["owner"]].main_dead = True
+    a.update(where=p.get("to", "gone"), city=None)
+    s.migo.pop(p["agent"], None)
+
+
+@on("Sacrificed")
+def _sacrificed(s: State, p: Mapping[str, Any]) -> None:
+    s.agents[p["agent"]].update(where="yog", city=None)
+    s.players[p["seat"]].yog.append(p["agent"])
+    s.players[p["seat"]].yog_vp += p["vp"]
+
+
+@on("MarkerMoved")
+def _marker(s: State, p: Mapping[str, Any]) -> None:
+    if p["track"] == "war":
+        s.war = p["to"]
+        s.war_max = max(s.war_max, p["to"])
+    else:
+        s.revolution = p["to"]
+        s.revolution_max = max(s.revolution_max, p["to"])
+
+
+@on("SanityDrawn")
+def _sanity(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    if p["result"] == "none":
+        pl.sanity_forced = True
+        return
+    s.sanity_pool.pop(0)
+    if p["result"] == "mad":
+        pl.mad += 1
+    else:
+        s.sanity_out.append("sane")
+
+
+@on("IdentityRevealed")
+def _revealed(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].revealed = True
+
+
+@on("IdentitySeen")
+def _seen(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].seen[p["target"]] = p["side"]
+
+
+@on("SideChanged")
+def _side(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    pl.flipped = not pl.flipped
+
+
+@on("KnownToAuthorities")
+def _known(s: State, p: Mapping[str, Any]) -> None:
+    s.players[p["seat"]].known = True
+
+
+@on("RoyalTaken")
+def _royal(s: State, p: Mapping[str, Any]) -> None:
+    s.royal[p["city"]] = [p["seat"], p["how"]]
+    if p["how"] == "hidden":
+        s.safe_used += 1
+
+
+@on("CityLost")
+def _city_lost(s: State, p: Mapping[str, Any]) -> None:
+    s.owner.pop(p["city"], None)
+
+
+@on("BlockingPlaced")
+def _block(s: State, p: Mapping[str, Any]) -> None:
+    s.blocking.append(p["place"])
+
+
+@on("BlockingRemoved")
+def _unblock(s: State, p: Mapping[str, Any]) -> None:
+    if p["place"] in s.blocking:
+        s.blocking.remove(p["place"])
+
+
+@on("ZombiePlaced")
+def _zombie(s: State, p: Mapping[str, Any]) -> None:
+    s.zombies[p["city"]][p["seat"]] += 1
+
+
+@on("ZombiesRemoved")
+def _zombies_gone(s: State, p: Mapping[str, Any]) -> None:
+    s.zombies[p["city"]][p["seat"]] -= p["count"]
+
+
+@on("BismarckPlayed")
+def _bismarck(s: State, p: Mapping[str, Any]) -> None:
+    s.bismarck[p["city"]] = p["seat"]
+
+
+@on("CityDestroyed")
+def _destroyed(s: State, p: Mapping[str, Any]) -> None:
+    s.destroyed.append(p["city"])
+    s.bismarck.pop(p["city"], None)
+
+
+@on("SocietyOfLeopold")
+def _leopold(s: State, p: Mapping[str, Any]) -> None:
+    s.leopold = True
+
+
+# --- turn flow ---------------------------------------------------------------------------
+
+@on("StepSet")
+def _step(s: State, p: Mapping[str, Any]) -> None:
+    s.step = dict(p.get("step") or {})
+
+
+@on("WindowSet")
+def _window(s: State, p: Mapping[str, Any]) -> None:
+    s.window = dict(p.get("window") or {})
+
+
+@on("ActionDone")
+def _done(s: State, p: Mapping[str, Any]) -> None:
+    if p.get("free"):
+        s.free_used = True
+    else:
+        s.actions_done += 1
+
+
+@on("MrsHudsonUsed")
+def _hudson(s: State, p: Mapping[str, Any]) -> None:
+    s.hudson_used = True
+    s.free_used = True
+
+
+@on("GameEnded")
+def _ended(s: State, p: Mapping[str, Any]) -> None:
+    s.phase = "over"
+    s.end_reason = p["reason"]
+    s.step = {}
+    s.window = {}
+    for pl in s.players:
+        pl.revealed = True

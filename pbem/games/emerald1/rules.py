@@ -1,0 +1,110 @@
+"""A Study in Emerald (1st edition) on the kernel's Rules protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from events.envelope import Event, NewEvent
+from events.rng import Rng
+from events.rules import GameConfig, InvalidAction, Outcome, Prompt
+from pbem.games.emerald1 import engine
+from pbem.games.emerald1.data import catalog, load_data
+from pbem.games.emerald1.effects import Ctx, draw, turn_top
+from pbem.games.emerald1.events import EVENT_TYPES
+from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
+from pbem.games.emerald1.scoring import final_scores
+from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
+from pbem.games.emerald1.view import build_view
+
+
+class Emerald1Rules:
+    name = "emerald1"
+    title = "A Study in Emerald (1st edition)"
+    version = "1"
+    min_seats = 2
+    max_seats = 5
+    event_types = EVENT_TYPES
+    # Offered to every player from the start, so that setting an order tells nothing about what they hold.
+    standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player attacks: reveal a double agent or use "
+                             "Master of Disguise if you can stop it (always), or let it happen (never)."}
+
+    def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
+        return load_data(override)
+
+    def initial_state(self, config: GameConfig) -> State:
+        n = len(config.seats)
+        if not self.min_seats <= n <= self.max_seats:
+            raise InvalidAction(f"A Study in Emerald (1st edition) is for 2 to 5 players, not {n}.")
+        return State(catalog(config.data or load_data(None)), tuple(s.name for s in config.seats))
+
+    def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
+        state = self.initial_state(config)
+        ctx = Ctx(state, rng)
+        cat, n = state.cat, state.n
+        g = cat.game
+        ids = [LOYALIST] * g["identities"]["loyalist"] + [RESTORATIONIST] * g["identities"]["restorationist"]
+        dealt = rng.shuffle(ids)
+        for seat in range(n):
+            ctx.emit("IdentityDealt", {"seat": seat, "identity": dealt[seat]}, to=seat, reveals=True)
+        ctx.emit("IdentitiesDealt", {"count": n})
+        per = g["stack_size"][str(n)]
+        pool = rng.shuffle(list(cat.game_card_ids))
+        stacks = {city: pool[i * per:(i + 1) * per] for i, city in enumerate(cat.city_ids)}
+        ctx.emit("StacksDealt", {"stacks": stacks}, server=True)
+        ctx.emit("CardsBoxed", {"cards": sorted(pool[len(cat.city_ids) * per:])}, server=True)
+        for city in cat.city_ids:
+            turn_top(ctx, city)
+        ctx.emit("PEDeckShuffled", {"order": rng.shuffle(list(cat.pe_ids))}, server=True)
+        for _ in range(g["pe_on_display"]):
+            ctx.emit("PEDisplayed", {"card": ctx.s.pe_deck[0]}, reveals=True)
+        ctx.emit("DoubleAgentsShuffled", {"order": rng.shuffle(list(range(1, g["double_agents"] + 1)))}, server=True)
+        each = g["double_agents_each"][str(n)]
+        for seat in range(n):
+            take = sorted(ctx.s.da_pool[:each])
+            ctx.emit("DoubleAgentsTaken", {"seat": seat, "agents": take, "why": "setup"}, to=seat, reveals=True)
+            ctx.emit("DoubleAgentsCount", {"seat": seat, "count": len(take), "why": "setup"})
+        ctx.emit("SanityShuffled", {"order": rng.shuffle(["sane"] * g["sanity_sane"] + ["mad"] * g["sanity_mad"])},
+                 server=True)
+        for seat in range(n):
+            ctx.emit("DeckShuffled", {"seat": seat, "order": rng.shuffle(list(cat.initial_ids(seat)))}, server=True)
+            draw(ctx, seat, g["hand_size"])
+        ctx.emit("FirstPlayerChosen", {"seat": rng.randint(0, n - 1)})
+        return ctx.events
+
+    def evolve(self, state: State, event: Event) -> State:
+        seat = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
+        new = state.clone(TOUCHES.get(event.type) if event.type in HANDLERS else frozenset(),
+                          seat if isinstance(seat, int) else None)
+        apply(new, event.type, event.payload)
+        return new
+
+    def prompts(self, state: State) -> Mapping[int, Prompt]:
+        return engine.prompts(state)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        return engine.legal_actions(state, seat)
+
+    def decide(self, state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        return engine.decide(state, seat, action, rng)
+
+    def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
+        return build_view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return final_scores(state) if state.phase == "over" else None
+
+    def parse(self, state: State, text: str) -> dict[str, Any]:
+        from pbem.games.emerald1.commands import parse_command
+        return parse_command(state, text)
+
+    def format(self, state: State, action: Mapping[str, Any]) -> str:
+        from pbem.games.emerald1.commands import format_action
+        return format_action(state, action)
+
+    def describe(self, event: Event, seat: int | None) -> str:
+        from pbem.games.emerald1.describe import describe
+        return describe(event, seat)
+
+
+RULES = Emerald1Rules()

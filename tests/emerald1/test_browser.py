@@ -1,0 +1,137 @@
+"""A whole game of A Study in Emerald (1st edition) in headless Chromium, every player acting from their mailbox.
+
+The test plays the scheduler (it sends the outbox to the file mailbox after each move) and the
+three players. A player opens the dev mailbox, their newest mail, the link in it; if the page
+asks for a move they choose one (their choice is made by a simple seeded strategy that prefers
+claiming, then moving a track marker up, then placing and buying cubes), preview it and confirm it, all
+through the pages. The game is created with a data override (as owners of the game would correct values):
+a shorter track and a lower Victory Point target, so that it ends in a few dozen moves.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from pbem.games.emerald1.data import catalog, load_data
+from pbem.mail.dispatch import dispatch
+from pbem.mail.transport import FileTransport
+from pbem.service import Player, Service
+from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
+
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
+                                       "chromium-driver)")]
+
+PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
+ASKING = ("Your turn", "A decision for you", "Move recorded")
+PREFER = ("claim", "markers", "place", "buy")
+SCREENSHOT = Path("/tmp/pbem-emerald1-play-page.png")
+# A shorter War and Revolution track and a lower target, set as an owner's data override would be (validated
+# and recorded): the game still ends as the rules say, in a few dozen moves.
+SHORT = {"game": {"track_top": 6, "track_vp": {"2": 1, "4": 2},
+                  "victory_target": {"2": 10, "3": 10, "4": 10, "5": 10}}}
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
+    yield from serve(tmp_path)
+
+
+def pick(service: Service, game_id: str, email: str, chooser: random.Random) -> str:
+    """The player's choice, as the text command they would give."""
+    cards = catalog(load_data()).cards
+    legal = service.legal(game_id, email)
+    for kind in PREFER:
+        options = [a for a in legal if a["action"]["kind"] == kind]
+        if kind == "markers":  # only plays that move markers up: a down arrow would make the game longer
+            options = [a for a in options if all(cards[c].arrows[i][1] > 0 for c, i in a["action"]["plays"])]
+        if options:
+            return str(chooser.choice(options)["text"])
+    options = [a for a in legal if a["action"]["kind"] not in ("pass", "discard")] or legal
+    return str(chooser.choice(options)["text"])
+
+
+def newest_mails(browser: Browser, base: str) -> dict[str, tuple[str, str]]:
+    """Each player's newest mail in the mailbox: (subject, address of the mail's page)."""
+    browser.go(f"{base}/dev/mail")
+    newest: dict[str, tuple[str, str]] = {}
+    for row in browser.find_all("tbody tr"):
+        cells = browser.s("POST", f"/element/{row}/elements", {"using": "css selector", "value": "td"})
+        to = str(browser.s("GET", f"/element/{cells[0][ELEMENT]}/text"))
+        link = browser.s("POST", f"/element/{cells[1][ELEMENT]}/element", {"using": "css selector", "value": "a"})
+        for player in PLAYERS:
+            if player.email in to and player.email not in newest:
+                newest[player.email] = (browser.attr(link[ELEMENT], "textContent"),
+                                        browser.attr(link[ELEMENT], "href"))
+        if len(newest) == len(PLAYERS):
+            break
+    return newest
+
+
+def follow_mail(browser: Browser, mail_url: str) -> bool:
+    """Open a mail and the play link in it; True if the page asks for a move."""
+    browser.go(mail_url)
+    links = [a for a in browser.find_all("pre a")  # the play link itself, not its replay or an audit
+             if re.search(r"/play/[^/]+$", browser.attr(a, "href"))]
+    if not links:
+        return False
+    browser.click(links[0])
+    return "it is your move" in browser.wait_text("pbem")
+
+
+def test_a_whole_emerald1_game_through_the_mails_and_pages(server: tuple[str, Any],
+                                                          browser: Browser) -> None:  # noqa: F811
+    base, app = server
+    settings = app.config["PBEM_SETTINGS"]
+    service = Service.open(settings)
+    chooser = random.Random(7)
+    try:
+        game_id = service.create_game("emerald1", PLAYERS, seed="browser-emerald1",
+                                      data_override=SHORT).after.game_id
+        moves = 0
+        for _ in range(400):
+            dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3,
+                     retry_seconds=1)
+            if service.show(game_id)["status"] == "ended":
+                break
+            acted = False
+            newest = newest_mails(browser, base)
+            for player in PLAYERS:
+                subject, mail_url = newest.get(player.email, ("", ""))
+                if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):
+                    continue
+                if moves == 10:
+                    browser.screenshot(SCREENSHOT)
+                command = pick(service, game_id, player.email, chooser)
+                radios = browser.xpath_all(f"//input[@name='choice' and @value='{command}']") if "'" not in command else []
+                if radios and moves % 2:
+                    folded = browser.xpath_all(f"//details[.//input[@name='choice' and @value='{command}']]"
+                                               "[not(@open)]/summary")
+                    if folded:  # a long group of choices is folded: open it, as a player would
+                        browser.click(folded[0])
+                    browser.click(radios[0])
+                else:
+                    browser.type(browser.find("input[name=text]"), command)
+                browser.click(browser.find("form[action$='/preview'] button[type=submit]"))
+                browser.wait_text("Preview:")
+                browser.click(browser.find("form button[type=submit]"))
+                assert "Receipt" in browser.wait_text("Done:")
+                moves += 1
+                acted = True
+                break
+            assert acted, f"after {moves} moves nobody's newest mail asked for a move"
+        shown = service.show(game_id)
+        assert shown["status"] == "ended", f"not over after {moves} moves"
+        assert moves > 10
+        print(f"{moves} moves through the pages")
+        dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3, retry_seconds=1)
+        browser.go(f"{base}/dev/mail")
+        assert browser.text().count("] Game over") == len(PLAYERS)
+        assert service.verify(game_id).ok
+    finally:
+        service.close()

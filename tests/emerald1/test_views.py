@@ -1,0 +1,55 @@
+"""Views are built by adding what a seat may see: hands, identities, counters and decks stay private."""
+
+from __future__ import annotations
+
+import json
+
+from pbem.games.emerald1 import RULES
+from tests.emerald1.position import L, R, arrange, hand, side, started
+
+
+def test_a_seat_sees_its_own_hand_identity_and_double_agents_and_only_counts_of_the_others() -> None:
+    game = started()
+    s = arrange(game)
+    side(s, 0, L)
+    side(s, 1, R)
+    hand(s, 0, [35, 101, 102, 103, 104])
+    hand(s, 1, [36, 201, 202, 203, 204])
+    s.players[1].double_agents = [7, 9]
+    view = RULES.view(game.state, 0)
+    assert [c["number"] for c in view["you"]["hand"]] == [35, 101, 102, 103, 104]
+    assert view["you"]["identity_card"] == L and view["you"]["side"] == L
+    other = view["players"][1]
+    assert other["hand_size"] == 5 and other["double_agents"] == 2
+    assert "hand" not in other and "side" not in other and "identity_card" not in other
+    text = json.dumps(view)
+    assert '"number": 36' not in text and "restorationist" not in text
+
+
+def test_the_spectator_sees_no_hand_and_nobody_sees_deck_order_stacks_or_counters_face_down() -> None:
+    game = started()
+    view = RULES.view(game.state, None)
+    text = json.dumps(view)
+    assert "you" not in view
+    s = game.state
+    for city, stack in s.stacks.items():
+        for card in stack[1:]:
+            assert f'"number": {card},' not in text
+    assert "sanity_pool" not in text and "da_pool" not in text and view["sanity_left"] == 18
+
+
+def test_the_prompt_is_only_in_the_view_of_the_seat_that_must_act() -> None:
+    game = started()
+    assert "prompt" in RULES.view(game.state, 0) and "prompt" not in RULES.view(game.state, 1)
+
+
+def test_revealed_sides_are_public_and_at_the_end_everything_is_shown() -> None:
+    game = started()
+    s = arrange(game)
+    side(s, 1, R)
+    s.players[1].revealed = True
+    assert RULES.view(game.state, 2)["players"][1]["side"] == R
+    arrange(game, phase="over")
+    view = RULES.view(game.state, None)
+    assert all("hand" in p and "deck" in p and "identity_card" in p for p in view["players"])
+    assert "stack" in view["cities"][0] and "boxed" in view and view["outcome"]["winners"]
