@@ -185,3 +185,23 @@ def turn_label(game_type: Any, view: Any) -> str | None:
         return None
     words = label(view)
     return str(words) if words else None
+
+
+def short_text(text: str, n: int) -> str:
+    """``text`` in at most ``n`` characters, cut with an ellipsis (for labels on a drawn board)."""
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def wrap_text(text: str, indent: str) -> list[str]:
+    """``text`` in lines of at most 78 columns (its own leading spaces kept), the next ones indented: the text
+    boards of mails."""
+    body = text.lstrip(" ")
+    out, line = [], text[: len(text) - len(body)]
+    for word in body.split(" "):
+        if line.strip() and len(line) + 1 + len(word) > LINE_WIDTH:
+            out.append(line)
+            line = indent + word
+        else:
+            line = f"{line} {word}" if line.strip() else line + word
+    out.append(line)
+    return out

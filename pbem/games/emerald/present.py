@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import LINE_WIDTH
+from pbem.presentation import LINE_WIDTH, short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")  # each at least 4.5:1 on the board's #f7f4ec
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
@@ -241,19 +241,19 @@ class EmeraldPresentation:
                     f"{p['cubes']}c; Limbo {p['limbo']}c; hand {p['hand']}; sanity {p['sanity']}; {p['side']}")
             if p["kept"]:
                 text += "; kept: " + ", ".join(_label(k) for k in p["kept"])
-            lines += _wrap(text, "    ")
+            lines += wrap_text(text, "    ")
         you = scene.get("you")
         if you:
             lines.append("")
-            lines += _wrap(f"YOU: {you['identity']}" + (f" (now {you['side']})" if you["side"]
+            lines += wrap_text(f"YOU: {you['identity']}" + (f" (now {you['side']})" if you["side"]
                                                         and you["side"] != you["identity"] else "")
                            + f"; deck {you['deck']}, discard {len(you['discard'])}"
                            + (f"; VP {you['vp_by_kind']}" if you["vp_by_kind"] else ""), "    ")
             if you["seen"]:
-                lines += _wrap("Identities you have seen: " + "; ".join(you["seen"]), "    ")
+                lines += wrap_text("Identities you have seen: " + "; ".join(you["seen"]), "    ")
             lines.append("YOUR HAND (commands use the number on the left):")
             for c in you["hand"] or []:
-                lines += _wrap(f"{c['number']:>5}  {c['name']}: " + "; ".join(x for x in (c["does"], c["text"]) if x),
+                lines += wrap_text(f"{c['number']:>5}  {c['name']}: " + "; ".join(x for x in (c["does"], c["text"]) if x),
                                " " * 11)
             if not you["hand"]:
                 lines.append("    (empty)")
@@ -286,14 +286,14 @@ class EmeraldPresentation:
                              f'<rect x="{x + 2}" y="{y + 2}" width="{cw - 4}" height="{ch - 4}" rx="6" '
                              f'fill="{"#fffdf5" if link else "#f7f4ec"}" stroke="#1f4d3a" '
                              f'stroke-width="{2.4 if link else 1.2}"/></g>')
-                text(x + 7, y + 17, _short(c["name"], 14), 12.5, "bold", "#1f4d3a")
+                text(x + 7, y + 17, short_text(c["name"], 14), 12.5, "bold", "#1f4d3a")
                 text(x + cw - 7, y + 30, f"defence {c['defence']}", 9.5, "normal", "#7a2e1d", "end")
                 line = y + 44
                 for p in c["players"][:5]:
                     parts.append(f'<circle cx="{x + 11}" cy="{line - 4}" r="4.5" fill="{p["colour"]}"/>')
                     bits = " ".join(f"{n}{w}" for n, w in ((p["agents"], "a"), (p["cubes"], "c"),
                                                            (p["zombies"], "z")) if n)
-                    text(x + 19, line, f"{_short(p['name'], 8)} {bits}", 11, fill=p["colour"])
+                    text(x + 19, line, f"{short_text(p['name'], 8)} {bits}", 11, fill=p["colour"])
                     line += 13
                 if not c["players"]:
                     text(x + 7, line, "nobody", 10.5, fill="#666")
@@ -302,7 +302,7 @@ class EmeraldPresentation:
                              'stroke="#d8d2c4"/>')
                 if c["top"]:
                     parts.append(f'<g><title>{escape(_label(c["top"]) + ": " + c["top"]["does"])}</title>')
-                    text(x + 7, cy, _short(c["top"]["name"], 16), 10.5, "bold")
+                    text(x + 7, cy, short_text(c["top"]["name"], 16), 10.5, "bold")
                     text(x + cw - 7, cy + 12, f"no. {c['top']['number']}", 10, "bold", "#1f4d3a", "end")
                     text(x + 7, cy + 12, f"{c['cards_left']} left", 9, fill="#555")
                     parts.append("</g>")
@@ -311,7 +311,7 @@ class EmeraldPresentation:
                 if c["royalty"]:
                     r = c["royalty"]
                     parts.append(f'<g><title>{escape(_label(r) + ": " + r["does"])}</title>')
-                    text(x + 7, cy + 25, "♛ " + _short(r["name"], 15), 10, "normal", "#7a5f08")
+                    text(x + 7, cy + 25, "♛ " + short_text(r["name"], 15), 10, "normal", "#7a5f08")
                     parts.append("</g>")
                 if link:
                     parts.append("</a>")
@@ -472,30 +472,12 @@ def _record_name(section: str, record: str) -> str:
     return _words(record).title()
 
 
-def _short(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def _wrap(text: str, indent: str) -> list[str]:
-    """``text`` in lines of at most 78 columns (its own leading spaces kept), the next ones indented."""
-    body = text.lstrip(" ")
-    out, line = [], text[: len(text) - len(body)]
-    for word in body.split(" "):
-        if line.strip() and len(line) + 1 + len(word) > LINE_WIDTH:
-            out.append(line)
-            line = indent + word
-        else:
-            line = f"{line} {word}" if line.strip() else line + word
-    out.append(line)
-    return out
-
-
 def _fit(first: str, second: str) -> list[str]:
     """One line when it fits in 78 columns, else two."""
     joined = f"{first}  {second.strip()}"
     if len(joined) <= LINE_WIDTH:
         return [joined]
-    return _wrap(first, " " * 24) + _wrap(second, "    ")
+    return wrap_text(first, " " * 24) + wrap_text(second, "    ")
 
 
 PRESENTATION = EmeraldPresentation()

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import LINE_WIDTH
+from pbem.presentation import short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
@@ -47,23 +47,6 @@ def card(face: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 def _label(c: Mapping[str, Any] | None) -> str:
     return f"{c['name']} ({c['number']})" if c else "none"
-
-
-def _short(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def _wrap(text: str, indent: str) -> list[str]:
-    body = text.lstrip(" ")
-    out, line = [], text[: len(text) - len(body)]
-    for word in body.split(" "):
-        if line.strip() and len(line) + 1 + len(word) > LINE_WIDTH:
-            out.append(line)
-            line = indent + word
-        else:
-            line = f"{line} {word}" if line.strip() else line + word
-    out.append(line)
-    return out
 
 
 class Emerald1Presentation:
@@ -212,16 +195,16 @@ class Emerald1Presentation:
             topline = (f"top: {_label(top)} {top['does']}" + (" [blocked]" if top["blocked"] else "")
                        + (f" cubes {', '.join(x['name'] + ' ' + str(x['count']) for x in top['cubes'])}"
                           if top["cubes"] else "") + f"; {c['cards_left']} left") if top else "no cards left"
-            lines += _wrap(head, "    ")
+            lines += wrap_text(head, "    ")
             for part in (f"agents: {agents}" if agents else "", f"cubes: {cubes}" if cubes else "", topline,
                          "royal: " + c["royal"]):
                 if part:
-                    lines += _wrap("    " + part, "      ")
+                    lines += wrap_text("    " + part, "      ")
         lines.append("")
         lines.append("ROUTES (gold): " + "; ".join("-".join(r["cities"]) + f" {r['cost']}" for r in scene["routes"]))
-        lines = lines[:-1] + _wrap(lines[-1], "    ")
+        lines = lines[:-1] + wrap_text(lines[-1], "    ")
         if scene["display"]:
-            lines += _wrap("ON DISPLAY: " + "; ".join(_label(d) + " " + d["text"] for d in scene["display"]), "    ")
+            lines += wrap_text("ON DISPLAY: " + "; ".join(_label(d) + " " + d["text"] for d in scene["display"]), "    ")
         lines.append("")
         lines.append("PLAYERS")
         for p in scene["players"]:
@@ -230,20 +213,20 @@ class Emerald1Presentation:
                     f"{p['limbo']} Limbo; hand {p['hand']}; Mad {p['mad']}; double agents {p['double_agents']}")
             if p["effects"]:
                 text += "; " + ", ".join(_label(e) for e in p["effects"])
-            lines += _wrap(text, "    ")
+            lines += wrap_text(text, "    ")
         you = scene.get("you")
         if you:
             lines.append("")
             card_says = f" (identity card says {you['identity']})" if you["identity"] != you["side"] else ""
-            lines += _wrap(f"YOU: {you['side']}" + card_says + f"; score if revealed {you['score']}"
+            lines += wrap_text(f"YOU: {you['side']}" + card_says + f"; score if revealed {you['score']}"
                            + (f" ({you['vp_by_kind']})" if you["vp_by_kind"] else ""), "    ")
             if you["double_agents"]:
-                lines += _wrap("Your double agents: " + ", ".join(you["double_agents"]), "    ")
+                lines += wrap_text("Your double agents: " + ", ".join(you["double_agents"]), "    ")
             if you["seen"]:
-                lines += _wrap("You have seen: " + "; ".join(you["seen"]), "    ")
+                lines += wrap_text("You have seen: " + "; ".join(you["seen"]), "    ")
             lines.append("YOUR HAND (commands use the number on the left):")
             for c in you["hand"]:
-                lines += _wrap(f"{c['number']:>5}  {c['name']}: " + "; ".join(x for x in (c["does"], c["text"]) if x),
+                lines += wrap_text(f"{c['number']:>5}  {c['name']}: " + "; ".join(x for x in (c["does"], c["text"]) if x),
                                " " * 11)
         return [line.rstrip() for line in lines]
 
@@ -310,7 +293,7 @@ class Emerald1Presentation:
             if top:
                 said = "; ".join(x for x in (top["does"], top["text"]) if x)
                 parts.append(f'<g><title>{escape(_label(top) + ": " + said)}</title>')
-                text(x, y0 + 67, _short(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
+                text(x, y0 + 67, short_text(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
                 parts.append("</g>")
                 tx = x0 + 6
                 for cube in top["cubes"]:

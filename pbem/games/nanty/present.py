@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import LINE_WIDTH
+from pbem.presentation import short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98")
 COLOUR_NAMES = ("red", "blue", "green", "purple")
@@ -165,7 +165,7 @@ class NantyPresentation:
                 bits.append(f"N{a['citizens']}")
             if a["power_lost"]:
                 bits.append("(power lost)")
-            lines += _wrap(f"{head:<30}{' | '.join(bits) or '-'}", " " * 30)
+            lines += wrap_text(f"{head:<30}{' | '.join(bits) or '-'}", " " * 30)
         lines += ["", "PLAYERS"]
         for p in scene["players"]:
             text = (f"{p['name'][:16]}{' (you)' if p['you'] else ''}: £{p['money']}; hand {p['hand']}; "
@@ -176,17 +176,17 @@ class NantyPresentation:
                 text += "; loans: " + ", ".join(c["name"] for c in p["loans"])
             if p["personality"]:
                 text += f"; was {p['personality']['name']}"
-            lines += _wrap(text, "    ")
+            lines += wrap_text(text, "    ")
         you = scene.get("you")
         if you:
             lines.append("")
             if you["personality"]:
-                lines += _wrap(f"YOU ARE {you['personality']['name']}: win at the start of your turn with "
+                lines += wrap_text(f"YOU ARE {you['personality']['name']}: win at the start of your turn with "
                                + " or ".join(you["personality"]["goals"] or ["(no goal at the start of a turn)"])
                                + "".join(f"; {o}" for o in you["personality"]["other"]), "    ")
             lines.append("YOUR HAND (commands use the number on the left):")
             for c in you["hand"]:
-                lines += _wrap(f"{c['number']:>5}  {c['name']}: {c['does']}" + (f" ({c['text']})" if c["text"] else ""),
+                lines += wrap_text(f"{c['number']:>5}  {c['name']}: {c['does']}" + (f" ({c['text']})" if c["text"] else ""),
                                " " * 7)
             if not you["hand"]:
                 lines.append("    (empty)")
@@ -234,7 +234,7 @@ class NantyPresentation:
             line = y + 31
             for p in a["players"][:4]:
                 parts.append(f'<circle cx="{x + 11:.0f}" cy="{line - 4:.0f}" r="5" fill="{p["colour"]}"/>')
-                text(x + 20, line, f"{_short(p['name'], 9)} ×{p['agents']}", 10.5, fill=p["colour"])
+                text(x + 20, line, f"{short_text(p['name'], 9)} ×{p['agents']}", 10.5, fill=p["colour"])
                 line += 12
             b = a["building"]
             if b:
@@ -372,23 +372,6 @@ class _Sayer:
             return ("keep " + " and ".join(keep) + f" for £{3 * (a.get('agents', 0) + a.get('building', 0))}") if keep \
                 else "keep nothing"
         return text
-
-
-def _short(text: str, n: int) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
-def _wrap(text: str, indent: str) -> list[str]:
-    body = text.lstrip(" ")
-    out, line = [], text[: len(text) - len(body)]
-    for word in body.split(" "):
-        if line.strip() and len(line) + 1 + len(word) > LINE_WIDTH:
-            out.append(line)
-            line = indent + word
-        else:
-            line = f"{line} {word}" if line.strip() else line + word
-    out.append(line)
-    return out
 
 
 PRESENTATION = NantyPresentation()
