@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from events.envelope import Event
+from events.envelope import Event, actor_seat
 from pbem.games.emerald1.data import Catalog, catalog, load_data
 
 
@@ -100,7 +100,7 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "CardRemovedHidden": lambda p, s: f"{s} removes a card from their hand face down.",
     "CardTransferred": lambda p, s: f"{_p(p['from_seat'])} hands {_card(p['card'])} to {s}.",
     "CardGone": lambda p, s: f"{_card(p['card'])} leaves the game" + (f" ({p['why']})" if p.get("why") else "") + ".",
-    "CubesMoved": lambda p, s: f"{_n(p['count'], 'cube')} of {s} move from {_place(p['from'])} to {_place(p['to'])}.",
+    "CubesMoved": lambda p, s: f"{s} moves {_n(p['count'], 'cube')} from {_place(p['from'])} to {_place(p['to'])}.",
     "CubesCleared": lambda p, s: f"The cubes on {_place(p['place'])} leave it"
                             + (f": {_p(p['claimer'])}'s to Limbo, the others' home." if "claimer" in p
                                else f" for {_place(p.get('all_to', ''))}."),
@@ -137,7 +137,7 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "BismarckPlayed": lambda p, s: f"{s} locks {_city(p['city'])} with Bismarck.",
     "CityDestroyed": lambda p, s: f"Cthulhu destroys {_city(p['city'])}.",
     "SocietyOfLeopold": lambda p, s: "The Society of Leopold: vampires and zombies leave the board.",
-    "StepSet": lambda p, s: f"{s} goes on with the action." if p.get("step") else "The step is over.",
+    "StepSet": lambda p, s: f"{s} goes on with the action." if p.get("step") else "That part of the action is done.",
     "WindowSet": lambda p, s: "Players are asked whether to respond." if p.get("window") else "Nobody else responds.",
     "ActionDone": lambda p, s: f"{s} finishes a{' free' if p.get('free') else 'n'} action.",
     "MrsHudsonUsed": lambda p, s: f"{s} uses Mrs Hudson.",
@@ -149,7 +149,9 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
 def describe(event: Event, seat: int | None) -> str:
     name = event.type.split(".", 1)[-1]
     p: Mapping[str, Any] = event.payload if isinstance(event.payload, Mapping) else {}
-    s = _p(p.get("seat"))
+    # who: the payload's seat, else the seat whose command it is (a step of their action names no seat)
+    who = p.get("seat") if p.get("seat") is not None else actor_seat(event.actor)
+    s = _p(who) if who is not None else "The player"
     if not event.visibility.allows(seat):
         if name in HIDDEN and "seat" in p:
             return f"{s} {HIDDEN[name]}."
