@@ -30,7 +30,9 @@ log = logging.getLogger("pbem.reminders")
 
 WRITE_BATCH = 100  # owed reminders composed and written per transaction before sending
 
-_RUNNING = "SELECT game_id FROM games WHERE status = 'running' AND paused_at IS NULL"
+# per due row, through the games key: the tick reads what is due (by the remind_at index), never every running game
+_RUNNING = ("EXISTS (SELECT 1 FROM games g WHERE g.game_id = deadlines.game_id AND g.status = 'running' "
+            "AND g.paused_at IS NULL)")
 
 
 def count_due(store: SQLiteEventStore, reminders: Sequence[float], now: datetime,
@@ -46,7 +48,7 @@ def count_due(store: SQLiteEventStore, reminders: Sequence[float], now: datetime
     with store.transaction() as conn:
         return int(conn.execute(
             f"UPDATE deadlines SET reminders_sent = reminders_sent + 1, owed = 1, remind_at = {following} "
-            f"WHERE {where} AND game_id IN ({_RUNNING})", [*params, *keys]).rowcount)
+            f"WHERE {where} AND {_RUNNING}", [*params, *keys]).rowcount)
 
 
 def write_owed(service: Service, limit: int = 10_000) -> int:

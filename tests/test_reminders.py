@@ -137,3 +137,11 @@ def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fracti
             assert got == NO_REMINDER
         else:
             assert abs(datetime.fromisoformat(got) - datetime.fromisoformat(want)) <= timedelta(seconds=1), (sent, got)
+
+
+def test_the_tick_reads_what_is_due_by_its_index_never_every_running_game(service: Service) -> None:
+    from pbem import reminders
+    plan = " ".join(str(r[-1]) for r in service.store.conn.execute(
+        "EXPLAIN QUERY PLAN UPDATE deadlines SET owed = 1 WHERE remind_at <= ? AND due_at > ? AND "
+        + reminders._RUNNING, ("x", "x")))
+    assert "USING INDEX idx_deadlines_remind_at" in plan and "SCAN" not in plan, plan
