@@ -27,7 +27,7 @@ def test_the_svg_draws_every_city_route_cost_junction_and_both_tracks() -> None:
         assert name in svg
     assert svg.count("stroke-dasharray") == 6                  # two junctions of three arms
     assert svg.count('r="9"') == 15                             # a cost circle per connection and junction
-    assert "junction: london, madrid, washington" in svg
+    assert "junction: London, Madrid, Washington" in svg
 
 
 def test_the_text_board_fits_78_columns_and_shows_the_hand_with_numbers() -> None:
@@ -57,3 +57,16 @@ def test_no_scene_of_a_whole_game_carries_step_names_or_place_keys() -> None:
         scene = PRESENTATION.scene(RULES.view(game.state, seat))
         text = " ".join(PRESENTATION.text_board(scene)) + PRESENTATION.svg(scene)
         assert not re.search(r"city:|card:|zombie_place|end_of_turn|\bm[0-4]\b", text)
+
+
+def test_routes_are_read_by_city_names_in_mails_not_by_their_keys() -> None:
+    game = started(3)
+    scene = PRESENTATION.scene(RULES.view(game.state, 0))
+    board = PRESENTATION.text_board(scene)
+    start = next(i for i, line in enumerate(board) if line.startswith("ROUTES"))
+    routes = " ".join(board[start:start + 6])
+    assert "St. Petersburg" in routes and "The Hague" in routes
+    assert "the_hague" not in routes and "st_petersburg" not in routes
+    from pbem.mail.render import environment
+    html = environment().get_template("mail/games/emerald1.html").render(scene=scene)
+    assert "the_hague" not in html and "The Hague" in html

@@ -119,13 +119,16 @@ class Emerald1Presentation:
                     "vp_by_kind": ", ".join(f"{k} {v}" for k, v in (you.get("vp_by_kind") or {}).items() if v),
                     "hand_limit": you.get("hand_limit", 5)}
         tracks = view.get("tracks") or {}
+        city_names = {str(c.get("id")): str(c.get("name")) for c in view.get("cities") or []}  # routes name cities
         asked = view.get("asked")
         outcome = view.get("outcome")
         return {
             "game": "emerald1", "over": view.get("phase") == "over", "turn": view.get("turn"),
             "turn_words": self._turn_words(view, names), "asked": self._asked(view, names),
             "cities": cities, "players": table, "you": mine,
-            "routes": [{"cities": list(r.get("cities") or []), "cost": r.get("cost")} for r in view.get("map") or []],
+            "routes": [{"cities": list(r.get("cities") or []), "cost": r.get("cost"),
+                        "names": [city_names.get(c, str(c)) for c in r.get("cities") or []]}
+                       for r in view.get("map") or []],
             "tracks": {"war": tracks.get("war", 0), "revolution": tracks.get("revolution", 0),
                        "war_max": tracks.get("war_max", 0), "revolution_max": tracks.get("revolution_max", 0),
                        "top": tracks.get("top_space", 12), "vp": dict(tracks.get("vp_spaces") or {})},
@@ -201,7 +204,7 @@ class Emerald1Presentation:
                 if part:
                     lines += wrap_text("    " + part, "      ")
         lines.append("")
-        lines.append("ROUTES (gold): " + "; ".join("-".join(r["cities"]) + f" {r['cost']}" for r in scene["routes"]))
+        lines.append("ROUTES (gold): " + "; ".join("-".join(r["names"]) + f" {r['cost']}" for r in scene["routes"]))
         lines = lines[:-1] + wrap_text(lines[-1], "    ")
         if scene["display"]:
             lines += wrap_text("ON DISPLAY: " + "; ".join(_label(d) + " " + d["text"] for d in scene["display"]), "    ")
@@ -256,7 +259,7 @@ class Emerald1Presentation:
                 for x, y in pts:
                     parts.append(f'<line x1="{jx:.0f}" y1="{jy:.0f}" x2="{x}" y2="{y}" stroke="#8a7f6a" '
                                  'stroke-width="3" stroke-dasharray="7 4"/>')
-                parts.append(f'<g><title>junction: {escape(", ".join(r["cities"]))}</title>')
+                parts.append(f'<g><title>junction: {escape(", ".join(r["names"]))}</title>')
                 cost(jx, jy, r["cost"])
                 parts.append("</g>")
         for c in scene["cities"]:
