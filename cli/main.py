@@ -45,7 +45,7 @@ def init(ctx: click.Context) -> None:
     """
     path, created = config.init_instance(ctx.obj["instance"])
     with open_service(ctx) as service:
-        click.echo(f"{'created' if created else 'kept'} {path}; database {service.store.path}")
+        click.echo(f"{'created' if created else 'kept'} {path}; database {service.store.name}")
 
 
 @cli.group()

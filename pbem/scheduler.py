@@ -87,7 +87,7 @@ class Jobs:
 
     def send_mail(self) -> None:
         with self.service() as service:
-            sender = sender_store(service.store.path)
+            sender = sender_store(service.store)
             try:
                 report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
                                   max_attempts=int(self.settings["mail_max_attempts"]),

@@ -15,13 +15,14 @@ from events.replay import CorruptLog, GameNotFound, GameState
 from events.rules import Action, InvalidAction, Rules
 from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
-from events.store import Row, SQLiteEventStore
+from events.store import Row
 from pbem import config as config_module
 from pbem import deadlines, logbook, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
                            check_scheduled, waiting_for)
+from pbem.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
@@ -36,9 +37,9 @@ EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 _READY: set[str] = set()
 
 
-def create_tables(store: SQLiteEventStore) -> None:
+def create_tables(store: Store) -> None:
     """The service's read models and mail tables (the events' own tables belong to the store); once per process."""
-    if str(store.path.resolve()) in _READY:
+    if store.name in _READY:
         return
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
                                  "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str},
@@ -61,7 +62,7 @@ def create_tables(store: SQLiteEventStore) -> None:
                                             "error": str}, pk="message_id")
     undo_requests.create_tables(store)
     create_mail_tables(store)
-    _READY.add(str(store.path.resolve()))
+    _READY.add(store.name)
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,9 @@ class Player:
 
 
 class Service:
-    """pbem over one SQLite database: every change goes through here."""
+    """pbem over one database (SQLite or PostgreSQL, ``pbem.database``): every change goes through here."""
 
-    def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None, *,
+    def __init__(self, store: Store, games: Mapping[str, Rules[Any]] | None = None, *,
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
@@ -101,8 +102,7 @@ class Service:
     @classmethod
     def open(cls, settings: config_module.Settings, games: Mapping[str, Rules[Any]] | None = None) -> Service:
         """The service of an instance; mails are composed when the instance has a secret key."""
-        settings.instance.mkdir(parents=True, exist_ok=True)
-        store = SQLiteEventStore(settings.database, synchronous=str(settings["synchronous"]))
+        store = open_store(settings)
         notifier = None
         if settings["secret_key"]:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
@@ -381,8 +381,9 @@ class Service:
         others, newest activity first; ``limit`` of them from ``offset`` (a page), or all."""
         return self.store.query(
             "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
-            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id LIMIT ? OFFSET ?",
-            (pid, limit, offset))
+            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id"
+            + (" LIMIT ? OFFSET ?" if limit >= 0 else " LIMIT 1000000000 OFFSET ?"),  # no LIMIT -1 on PostgreSQL
+            (pid, limit, offset) if limit >= 0 else (pid, offset))
 
     def count_games_of(self, pid: str) -> tuple[int, int]:
         """How many games the player has, and in how many a decision waits for them."""

@@ -26,7 +26,8 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
-    needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())]
+    needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())
+               or getattr(getattr(item, "callspec", None), "params", {}).get("database") == "postgresql"]
     if not needing:
         return
     from pg import PgServer, Unavailable
@@ -63,6 +64,30 @@ def pg_database(pg_server: Any) -> Iterator[str]:
     pg_server.drop_database(name)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str | None]:
+    """The engine a delivery test runs on: SQLite (None: the instance's own file), then PostgreSQL.
+
+    On PostgreSQL: a fresh database on the session's server; ``make_settings`` and every process the
+    test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
+    """
+    import delivery
+    if request.param == "sqlite":
+        yield None
+        return
+    server = request.getfixturevalue("pg_server")
+    name = server.create_database()
+    url = server.url(name)
+    monkeypatch.setattr(delivery, "DATABASE", url)
+    monkeypatch.setenv("PBEM_DATABASE", url)
+    try:
+        yield url
+    finally:
+        from events import pgstore
+        pgstore.close_shared()
+        server.drop_database(name)
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SQLiteEventStore]:
     s = SQLiteEventStore(tmp_path / "events.sqlite3")
@@ -76,7 +101,7 @@ def kernel(store: SQLiteEventStore) -> Kernel:
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
+def service(tmp_path: Path, database: str | None) -> Iterator[Service]:
     """The service of a fresh instance (random secret key, file mailbox): mails are composed."""
     from delivery import make_settings
     opened = Service.open(make_settings(tmp_path / "inst"))

@@ -20,9 +20,15 @@ BEN = Player("ben@example.org", "Ben")
 CY = Player("cy@example.org", "Cy")
 
 
+# The database of the test's engine (the ``database`` fixture): None for the instance's SQLite file.
+DATABASE: str | None = None
+
+
 def make_settings(tmp: Path, **values: Any) -> config.Settings:
     config.init_instance(tmp)
     settings = config.load(tmp, environ={})
+    if DATABASE is not None:
+        values = {"database": DATABASE, **values}
     return config.Settings(settings.instance, {**settings.values, **values})
 
 

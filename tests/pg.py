@@ -85,6 +85,10 @@ class PgServer:
     def dsn(self, dbname: str = "postgres") -> str:
         return f"host={self.folder} user=postgres dbname={dbname}"
 
+    def url(self, dbname: str = "postgres") -> str:
+        """The database's address as ``PBEM_DATABASE`` takes it (a URL; the socket folder as ``host``)."""
+        return f"postgresql://postgres@/{dbname}?host={self.folder}"
+
     def create_database(self) -> str:
         """A new, empty database; its name."""
         import psycopg

@@ -127,7 +127,8 @@ def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fracti
 
     from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
     conn = sqlite3.connect(":memory:")
-    expression, params = remind_at_sql(fractions)
+    from events.store import SQLiteEventStore
+    expression, params = remind_at_sql(fractions, SQLiteEventStore)
     issued, due = "2026-11-23T10:17:43.250911+00:00", "2026-11-26T10:17:43+00:00"
     for sent in range(len(fractions) + 1):
         [(got,)] = conn.execute(f"SELECT {expression} FROM (SELECT ? AS issued_at, ? AS due_at, ? AS reminders_sent)",
