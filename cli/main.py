@@ -15,6 +15,7 @@ from cli.common import print_json as _print_json
 from cli.common import setup_logging as _logging
 from cli.mail import mail
 from cli.proof import COMMANDS as PROOF_COMMANDS
+from cli.db import COMMANDS as DB_COMMANDS
 from cli.talk import COMMANDS as TALK_COMMANDS
 from events.handling import Cause, UndoRefused
 from pbem import config
@@ -55,6 +56,8 @@ def game() -> None:
 
 for _command in PROOF_COMMANDS + TALK_COMMANDS:
     game.add_command(_command)
+for _command in DB_COMMANDS:
+    cli.add_command(_command)
 
 
 def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
@@ -301,8 +304,8 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
             click.echo("the instance has games already: no new demo game (use `pbem demo` for another)")
     app = create_app({"instance": str(settings.instance), **served})
     try:
-        with scheduler_lock(settings.instance):
-            scheduler = build(settings, blocking=False)
+        with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
+            scheduler = build(settings, blocking=False, lock=lock)
             scheduler.start()
             server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True)
             click.echo(f"pbem serving {settings['base_url']} (listening on {settings['host']}:{settings['port']}); "
@@ -323,18 +326,19 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
 def worker(ctx: click.Context) -> None:
     """Run the scheduler alone (production: the web pages run under gunicorn).
 
-    Sends mails, reminds, times out, and reads the inbound Maildir if set. Refuses to start if
-    another scheduler runs for this instance. Example: pbem worker
+    Sends mails, reminds, times out, and reads the inbound Maildir if set. On SQLite, refuses to start if
+    another scheduler runs for this instance; on PostgreSQL, waits and takes over when it stops.
+    Example: pbem worker
     """
     from pbem.scheduler import SchedulerRunning, build, scheduler_lock
 
     settings = _settings(ctx)
     _logging()
     try:
-        with scheduler_lock(settings.instance):
+        with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             click.echo(f"pbem worker for {settings.instance}")
             try:
-                build(settings, blocking=True).start()
+                build(settings, blocking=True, lock=lock).start()
             except KeyboardInterrupt:
                 pass
     except SchedulerRunning as err:

@@ -169,10 +169,12 @@ def instance_path(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 
 def is_instance(settings: Settings) -> bool:
-    """Whether the instance folder exists and holds a config file or the database (``pbem init`` made it)."""
+    """Whether the instance folder exists and holds a config file or the database (``pbem init`` made it),
+    or the settings name a PostgreSQL database."""
     folder = settings.instance
-    return folder.is_dir() and ((folder / CONFIG_FILE).is_file() or
-                                (not is_postgres(str(settings["database"])) and settings.database.is_file()))
+    if is_postgres(str(settings["database"])):
+        return True  # the database is the instance; the folder (mailbox, lock file) is made when needed
+    return folder.is_dir() and ((folder / CONFIG_FILE).is_file() or settings.database.is_file())
 
 
 def load(instance: Path, environ: Mapping[str, str] | None = None) -> Settings:

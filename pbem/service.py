@@ -97,6 +97,7 @@ class Service:
         self.reminders = sorted(float(r) for r in reminders)
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
+        self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
         create_tables(store)
 
     @classmethod
@@ -109,9 +110,11 @@ class Service:
             notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
                                 timezone=str(settings["timezone"]))
-        return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
-                   interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
-                   undo_request_hours=float(settings["undo_request_hours"]))
+        service = cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
+                      interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
+                      undo_request_hours=float(settings["undo_request_hours"]))
+        service.settings = settings
+        return service
 
     def close(self) -> None:
         self.store.close()

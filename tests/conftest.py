@@ -27,7 +27,7 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
     needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())
-               or getattr(getattr(item, "callspec", None), "params", {}).get("database") == "postgresql"]
+               or "postgresql" in getattr(getattr(item, "callspec", None), "params", {}).values()]
     if not needing:
         return
     from pg import PgServer, Unavailable
@@ -79,6 +79,7 @@ def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     name = server.create_database()
     url = server.url(name)
     monkeypatch.setattr(delivery, "DATABASE", url)
+    monkeypatch.setattr(delivery, "PG_SERVER", server)
     monkeypatch.setenv("PBEM_DATABASE", url)
     try:
         yield url
