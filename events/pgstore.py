@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from events.envelope import GENESIS_HASH, Event
 from events.store import (
     _EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable, _event_to_row,
-    _row_to_event, _sql_value,
+    _row_to_event,
 )
 from events.store import write_row as write_row_of_sql
 

@@ -32,7 +32,7 @@ def open_postgres(url: str, *, pool_size: int = 4, timeout: float = 10.0) -> Any
         from events import pgstore
     except ImportError as err:
         raise config.ConfigError(f"database is a PostgreSQL address, but psycopg is not installed ({err}): "
-                                 "pip install 'pbem[postgres]'") from None
+                                 "pip install 'psycopg[binary,pool]'") from None
     return pgstore.shared(url, max_size=max(1, pool_size), timeout=timeout)
 
 

@@ -110,7 +110,7 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
         progress(f"table {table}: {len(rows)} rows")
     for game_id in source.game_ids():
         arrived = target.read(game_id)
-        finding = verify_chain(arrived, game_id)
+        finding = verify_chain(arrived, game_id, target.seed(game_id))
         if finding is not None or len(arrived) != len(source.read(game_id)):
             raise CopyRefused(f"game {game_id} did not arrive whole: {finding or 'events are missing'}")
     progress(f"every game's chain verified on the target ({report.games} games)")

@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         import psycopg_pool  # noqa: F401
         server = PgServer()
     except ImportError:
-        reason = "PostgreSQL tests skipped: psycopg is not installed (pip install -e '.[postgres]')"
+        reason = "PostgreSQL tests skipped: psycopg is not installed (pip install 'psycopg[binary,pool]')"
     except Unavailable as err:
         reason = f"PostgreSQL tests skipped: no server could be started ({err})"
     else:

@@ -150,8 +150,8 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
     assert response.headers["Content-Disposition"] == f'attachment; filename="pbem-{game.id}.jsonl"'
     body = text(response)
     assert ANN.email not in body and BEN.email not in body
-    from delivery import make_settings
-    elsewhere = Service.open(make_settings(tmp_path / "elsewhere"))  # type: ignore[operator]
+    from delivery import make_settings, own_database
+    elsewhere = Service.open(make_settings(tmp_path / "elsewhere", **own_database()))  # type: ignore[operator]
     try:
         state = elsewhere.import_record(body.splitlines())
         assert [e.to_record() for e in elsewhere.store.read(game.id)] == \
