@@ -354,7 +354,8 @@ class Service:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
         try:
             if upto_seq is None:
-                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id))
+                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id),
+                                          lambda cached: self.kernel.replayer.advance(self.store, cached))
             return self.kernel.load(game_id, upto_seq)
         except GameNotFound:
             raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None

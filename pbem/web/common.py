@@ -114,6 +114,7 @@ def service() -> Service:
             g.pbem_service = pool.get_nowait()
         except queue.Empty:
             g.pbem_service = Service.open(settings())
+            g.pbem_service.states = current_app.extensions["pbem.states"]
     found: Service = g.pbem_service
     return found
 
