@@ -352,6 +352,9 @@ def answer(host: Host, muster_id: str, slot: int, invitation: int, choice: str, 
     def decide(current: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
         place = usable(current, muster_id, slot, invitation)
         assert current is not None
+        if place.expires_at <= now_text():  # past its time, whether or not the scheduler has marked it yet
+            raise InvitationRefused("this invitation expired before it was answered; ask the organiser for a new "
+                                    "one", "expired")
         drafts = [NewEvent(ANSWERED, {"slot": slot, "invitation": invitation, "answer": choice},
                            Visibility.to(slot))]
         if choice == "decline":

@@ -482,7 +482,7 @@ class Service:
 
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
-        if not self.store.last(game_id)[0]:
+        if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
                             witnesses=witnesses, command_check=check_scheduled)

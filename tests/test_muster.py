@@ -202,3 +202,12 @@ def test_the_cli_invites_an_organiser_and_lists_shows_and_cancels_musters(tmp_pa
     assert "cancelled" in run("muster", "cancel", found.muster_id, "--reason", "too few")
     assert "cancelled already" in run("muster", "cancel", found.muster_id, ok=False)
     assert "no muster" in run("muster", "show", "muster-0000000000", ok=False)
+
+
+def test_an_invitation_past_its_expiry_is_refused_before_the_scheduler_marks_it(service: Service) -> None:
+    found = open_one(service, days=-1)  # expired the moment it was sent
+    with pytest.raises(muster.InvitationRefused, match="expired"):
+        accept(service, found, 0)
+    assert len(service.store.read(found.muster_id)) == found.last_seq
+    with pytest.raises(Exception, match="there is no game"):
+        service.verify(found.muster_id)
