@@ -329,7 +329,7 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
         return [opened, *invited], [Row("musters", {"muster_id": muster_id, "title": title}, pk=("muster_id",)),
                                     Row("game_secrets", {"game_id": muster_id, "seed": seed}),
                                     organiser_mail(host, head, "Your game is mustering", [
-                                        f"You asked for a game of {title} with {', '.join(head.names)}. Each of "
+                                        f"You asked for a game of {title} with {listed(head.names)}. Each of "
                                         f"them was sent an invitation, to answer by {shown_time(expires)}. The game "
                                         "starts as soon as everyone has accepted; you are told if anyone declines "
                                         "or does not answer in time, and may then invite someone else in their "
@@ -367,7 +367,7 @@ def answer(host: Host, muster_id: str, slot: int, invitation: int, choice: str, 
         return drafts + [NewEvent(STARTED, {"game_id": game_id})], [organiser_mail(
             host, current.head(), "Everyone accepted: the game has started",
             [f"Everyone accepted, so game {game_id} of {current.title} has started with "
-             f"{', '.join(current.names())}; the first mails are on their way. Your organiser's page of the game "
+             f"{listed(current.names())}; the first mails are on their way. Your organiser's page of the game "
              "pauses it, extends deadlines and audits moves."], [("Organise the game", url)])]
 
     found, events = _command(host, muster_id, decide, actor=f"invitee:{slot}", cause=cause)
@@ -513,6 +513,11 @@ def verify(store: SQLiteEventStore, muster_id: str) -> audit.Finding | None:
 
 # ---- mails ------------------------------------------------------------------------------------
 
+def listed(names: Sequence[str]) -> str:
+    """``Ann, Ben and Cy``."""
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
 def shown_time(stamp: str) -> str:
     """An ISO time as a mail shows it: ``2026-11-30 16:25 UTC``."""
     return stamp.replace("T", " ")[:16] + " UTC"
@@ -530,7 +535,7 @@ def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Ro
         url = f"{notifier.base_url}/invitation/{token}"
         others = [n for i, n in enumerate(head.names) if i != p["slot"]]
         rows.append(notice(host, head.muster_id, p["name"], p["email"], f"Invitation: {head.title}", [
-            f"{head.organiser_name} invites you to play {head.title} by mail, with {', '.join(others)}.",
+            f"{head.organiser_name} invites you to play {head.title} by mail, with {listed(others)}.",
             f"Answer by {shown_time(p['expires_at'])}. The game starts when everyone has accepted; then each turn "
             "comes to you by mail, with a link to play it on the web or to answer by reply.",
             f"The other players see your name, {p['name']}, never your address.",

@@ -26,7 +26,7 @@ from pbem.config import Settings
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.people import digests_due, next_digest
-from pbem.service import Service
+from pbem.service import Service, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -141,8 +141,11 @@ class Jobs:
                 except ConcurrencyError as err:  # answered meanwhile: the next run sees it
                     log.info("expiry of an invitation of %s skipped: %s", row["muster_id"], err)
             for muster_id in muster.stalled(service.store):
-                if muster.start(service, muster.get(service.store, muster_id)):
-                    log.info("game of %s created", muster_id)
+                try:
+                    if muster.start(service, muster.get(service.store, muster_id)):
+                        log.info("game of %s created", muster_id)
+                except (ActionError, ServiceError) as err:  # checked when the muster opened: never, unless the
+                    log.warning("the game of %s cannot be created: %s", muster_id, err)  # rules changed since
 
     def digests(self, now: datetime | None = None) -> None:
         """Mail the daily digest of every player whose ``digest_at`` has come (an indexed query), and set their next.
