@@ -234,10 +234,10 @@ def now_text(now: datetime | None = None) -> str:
     return (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")
 
 
-def _seal(host: Host, muster_id: str, drafts: Sequence[NewEvent], actor: str, cause: Mapping[str, Any],
-          seed: str) -> list[Event]:
-    """Number, validate and chain the drafts after the stream's last event (as the kernel seals a command)."""
-    seq, prev_hash = host.store.last(muster_id)
+def _seal(host: Host, muster_id: str, last: tuple[int, str], drafts: Sequence[NewEvent], actor: str,
+          cause: Mapping[str, Any], seed: str) -> list[Event]:
+    """Number, validate and chain the drafts after the event ``last`` (seq, hash), as the kernel seals a command."""
+    seq, prev_hash = last
     stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
     sealed = []
     for draft in drafts:
@@ -262,11 +262,12 @@ def _command(host: Host, muster_id: str, decide: Decision, *, actor: str, cause:
              retries: int = 3) -> tuple[Muster, list[Event]]:
     """Decide on the muster as stored, append the events with their rows; decided again if another write won."""
     for attempt in range(retries + 1):
-        seq = host.store.last(muster_id)[0]
+        last = host.store.last(muster_id)  # read before the read model: a write in between fails the append
+        seq = last[0]
         current = find(host.store, muster_id) if seq else None
         drafts, rows = decide(current)
         detail = {"command": uuid.uuid4().hex, "actor": actor, "via": cause.via, **cause.detail}
-        events = _seal(host, muster_id, drafts, actor, detail, seed or host.store.seed(muster_id) or "")
+        events = _seal(host, muster_id, last, drafts, actor, detail, seed or host.store.seed(muster_id) or "")
         rows = rows + (mails(events) if mails else []) + _read_model(muster_id, current, events)
         rows = [r for r in rows if r is not None]
         try:
