@@ -14,6 +14,7 @@ from cli.common import open_service
 from cli.common import print_json as _print_json
 from cli.common import setup_logging as _logging
 from cli.mail import mail
+from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
 from cli.talk import COMMANDS as TALK_COMMANDS
@@ -375,6 +376,8 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
 
 
 cli.add_command(mail)
+for _group in ORGANISER_COMMANDS:
+    cli.add_command(_group)
 
 
 @cli.command("demo")

@@ -17,7 +17,7 @@ from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row
 from pbem import config as config_module
-from pbem import deadlines, logbook, records, reliability, reminders, talk
+from pbem import deadlines, logbook, muster, organisers, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -42,7 +42,8 @@ def create_tables(store: Store) -> None:
     if store.name in _READY:
         return
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
-                                 "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str},
+                                 "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str,
+                                 "organiser": str},
                        pk="game_id")
     store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str, "mail": int},
                        pk=("game_id", "seat"), indexes=[("email",)])
@@ -61,6 +62,8 @@ def create_tables(store: Store) -> None:
     store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
                                             "error": str}, pk="message_id")
     undo_requests.create_tables(store)
+    muster.create_tables(store)
+    organisers.create_tables(store)
     create_mail_tables(store)
     _READY.add(store.name)
 
@@ -90,7 +93,7 @@ class Service:
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
-                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES)
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -167,7 +170,8 @@ class Service:
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
-                    cause: Cause = Cause("cli"), game_id: str | None = None) -> CommandResult:
+                    cause: Cause = Cause("cli"), game_id: str | None = None,
+                    organiser: str | None = None) -> CommandResult:
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
@@ -181,6 +185,8 @@ class Service:
             def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
                 table = [{"seat": i, "email": p.email, "name": p.name, "mail": 1} for i, p in enumerate(players)]
                 seats = [Row("seats", {"game_id": after.game_id, **row}) for row in table]
+                if organiser is not None:
+                    seats.append(Row("games", {"game_id": after.game_id, "organiser": organiser}, pk=("game_id",)))
                 seats += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name},
                               pk=("email",)) for p in players]
                 return seats + service.rows(before, after, events, table)
@@ -355,9 +361,12 @@ class Service:
 
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
+        if muster.is_muster(game_id):  # a muster's stream is no game: `pbem muster show` reads it
+            raise NotFound(f"there is no game {game_id!r}; it is a game being mustered (`pbem muster show`)")
         try:
             if upto_seq is None:
-                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id))
+                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id),
+                                          lambda cached: self.kernel.replayer.advance(self.store, cached))
             return self.kernel.load(game_id, upto_seq)
         except GameNotFound:
             raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
@@ -478,7 +487,7 @@ class Service:
 
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
-        if not self.store.last(game_id)[0]:
+        if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
                             witnesses=witnesses, command_check=check_scheduled)
