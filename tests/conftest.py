@@ -65,7 +65,7 @@ def pg_database(pg_server: Any) -> Iterator[str]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str | None]:
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """The engine a delivery test runs on: SQLite (None: the instance's own file), then PostgreSQL.
 
     On PostgreSQL: a fresh database on the session's server; ``make_settings`` and every process the
@@ -78,12 +78,14 @@ def database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     server = request.getfixturevalue("pg_server")
     name = server.create_database()
     url = server.url(name)
-    monkeypatch.setattr(delivery, "DATABASE", url)
-    monkeypatch.setattr(delivery, "PG_SERVER", server)
-    monkeypatch.setenv("PBEM_DATABASE", url)
+    patch = pytest.MonkeyPatch()  # its own: a test's monkeypatch.undo() must not take the engine away
+    patch.setattr(delivery, "DATABASE", url)
+    patch.setattr(delivery, "PG_SERVER", server)
+    patch.setenv("PBEM_DATABASE", url)
     try:
         yield url
     finally:
+        patch.undo()
         from events import pgstore
         pgstore.close_shared()
         server.drop_database(name)
