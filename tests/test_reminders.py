@@ -148,3 +148,22 @@ def test_the_tick_reads_what_is_due_by_its_index_never_every_running_game(servic
         "EXPLAIN QUERY PLAN UPDATE deadlines SET owed = 1 WHERE remind_at <= ? AND due_at > ? AND "
         + reminders._RUNNING, ("x", "x")))
     assert "USING INDEX idx_deadlines_remind_at" in plan and "SCAN" not in plan, plan
+
+
+def test_the_next_reminder_time_counted_in_postgresql_is_the_one_python_computes(pg_database: str) -> None:
+    from events.pgstore import PostgresEventStore
+    from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
+    store = PostgresEventStore(pg_database)
+    issued, due = "2026-11-23T10:17:43.250911+00:00", "2026-11-26T10:17:43+00:00"
+    try:
+        for fractions in ([0.5, 0.9], [0.25, 0.5, 0.75], [0.8], []):
+            expression, params = remind_at_sql(fractions, store)
+            for sent in range(len(fractions) + 1):
+                [row] = store.query(f"SELECT {expression} AS got FROM (SELECT CAST(? AS TEXT) AS issued_at, "
+                                    "CAST(? AS TEXT) AS due_at, CAST(? AS BIGINT) AS reminders_sent) t",
+                                    [*params, issued, due, sent])
+                want = remind_at(issued, due, fractions, sent + 1)
+                assert row["got"] == want if want == NO_REMINDER else \
+                    abs(datetime.fromisoformat(row["got"]) - datetime.fromisoformat(want)) <= timedelta(seconds=1)
+    finally:
+        store.close()
