@@ -225,7 +225,14 @@ class PostgresEventStore:
                         conn.execute("ROLLBACK")
                     raise
                 self._local.conn = None
-                conn.execute("COMMIT")
+                try:
+                    conn.execute("COMMIT")
+                except psycopg.OperationalError as err:
+                    if not _down(err, conn):
+                        raise
+                    # the server may have committed before the connection was lost: say so, not "nothing written"
+                    raise StoreUnavailable("the database connection was lost while committing; the command may "
+                                           "or may not have been recorded (look again before repeating it)") from err
                 return
 
     def query(self, text: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:

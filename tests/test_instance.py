@@ -43,6 +43,7 @@ ARGS: dict[str, list[str]] = {
     "pbem muster list": [],
     "pbem muster show": ["muster-3f9a1c22d0"],
     "pbem muster cancel": ["muster-3f9a1c22d0"],
+    "pbem db copy": ["--to", "elsewhere.sqlite3"],
 }
 
 
