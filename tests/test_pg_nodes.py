@@ -1,6 +1,6 @@
 """Several nodes on one PostgreSQL database: two workers, a worker killed mid-batch, the database restarted.
 
-Real processes (``pbem worker``) over a real server (``tests/pg.py``) and a real SMTP server on loopback:
+Real processes (``pbem worker``, web servers) over a real server (``tests/pg.py``) and a real SMTP server on loopback:
 only the database keeps them apart. Two web processes racing moves on one prompt are in
 ``tests/web/test_web_race_processes.py`` (on both engines).
 """
@@ -70,6 +70,11 @@ def stop(processes: list[subprocess.Popen[str]]) -> list[str]:
     return [process.communicate(timeout=60)[0] for process in processes]
 
 
+def sending_processes(service: Service) -> set[int]:
+    """The processes that made the attempts (a sender's owner id is host:pid:run)."""
+    return {int(str(r["sender"]).split(":")[1]) for r in service.store.query("SELECT DISTINCT sender FROM mail_attempts")}
+
+
 def sent(service: Service) -> int:
     return int(status(service.store)["counts"].get("sent", 0))
 
@@ -89,7 +94,7 @@ def test_two_workers_on_one_database_send_each_mail_once_and_one_leads(node: tup
         server.stop()
     counts = Counter(str(m["Message-ID"]) for m in inbox.messages)
     assert set(counts) == ids and max(counts.values()) == 1, f"sent twice: {[m for m, n in counts.items() if n > 1]}"
-    assert len(service.store.query("SELECT DISTINCT sender FROM mail_attempts")) == 1, "both workers sent"
+    assert len(sending_processes(service)) == 1, "both workers sent"
     assert sum("waits to take over" in out for out in outputs) == 1, outputs
     assert all(p.returncode == 0 for p in started), outputs
 
@@ -104,8 +109,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_the_other_takes_over(node: 
         started = workers(service, url, port, 2)
         try:
             assert until(lambda: sent(service) >= 10)
-            [leader] = [r["sender"] for r in service.store.query("SELECT DISTINCT sender FROM mail_attempts")]
-            pid = int(leader.split(":")[1])
+            [pid] = sending_processes(service)
             killed = next(p for p in started if p.pid == pid)
             killed.kill()  # mid-batch: its claim on the mail it was sending stays behind
             killed.wait(timeout=30)
@@ -114,7 +118,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_the_other_takes_over(node: 
         finally:
             stop(started)
         left = service.store.query("SELECT id, claimed_by FROM outbox WHERE status != 'sent'")
-        assert all(r["claimed_by"] == leader for r in left), left  # only what the dead worker held, nothing lost
+        assert all(int(r["claimed_by"].split(":")[1]) == pid for r in left), left  # only what the dead worker held, nothing lost
         # once its lease has run out, the next run sends it (the same Message-ID)
         later = datetime.now(timezone.utc) + timedelta(hours=1)
         dispatch(service.store, SMTPTransport("127.0.0.1", port, "none"), SENDER, max_attempts=3, retry_seconds=1,
@@ -123,8 +127,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_the_other_takes_over(node: 
         server.stop()
     assert status(service.store)["counts"] == {"sent": 60}
     assert set(str(m["Message-ID"]) for m in inbox.messages) == ids
-    senders = {r["sender"] for r in service.store.query("SELECT DISTINCT sender FROM mail_attempts")}
-    assert len(senders) >= 2, "the second worker never took over"
+    assert len(sending_processes(service)) >= 2, "the second worker never took over"
 
 
 def test_a_database_restart_fails_commands_clearly_and_loses_or_doubles_nothing(node: tuple[Service, str],
@@ -179,3 +182,50 @@ def _works(step: Callable[[], None]) -> bool:
         return True
     except StoreUnavailable:
         return False
+
+
+def test_two_web_nodes_and_two_workers_apply_one_of_each_raced_move_and_mail_each_once(
+        node: tuple[Service, str]) -> None:
+    """The whole scaled-out service on one database: the same move posted to both web nodes at once, rounds on
+    end, while both workers run (one leading): each round exactly one POST applies, and every mail goes once."""
+    from pbem.links import Links
+    from web.test_web_race_processes import SCRIPT, race, wait_until_up
+    service, url = node
+    assert service.settings is not None
+    links = Links(service.settings.secret_keys, 86_400)
+    game = service.create_game("highdie", [ANN, BEN], seed="nodes").after.game_id
+    inbox, port = SlowInbox(), free_port()
+    server = smtp_server(inbox, port)
+    ports = [free_port(), free_port()]
+    webs = [subprocess.Popen([sys.executable, str(SCRIPT), str(service.settings.instance), str(p)], cwd=ROOT,
+                             env={**os.environ, "PBEM_DATABASE": url}, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.STDOUT) for p in ports]
+    started = workers(service, url, port, 2)
+    wins = 0
+    try:
+        for p, web in zip(ports, webs):
+            wait_until_up(p, web, Path(os.devnull))
+        for _ in range(6):
+            shown = service.show(game)
+            if shown["status"] != "running":
+                break
+            seq, seat = shown["seq"], int(shown["waiting_for"][0]["seat"])
+            token = links.play(game, seat, seq)
+            form = {"csrf": links.csrf(token), "seq": str(seq), "text": "bet 1"}
+            statuses = race([(p, f"/play/{token}", form) for p in ports for _ in range(2)])
+            assert sorted(statuses) == [200, 409, 409, 409], statuses
+            assert len([e for e in service.store.read(game, seq) if e.type == "dice.Bet"]) == 1
+            wins += 1
+        outbox = service.store.query("SELECT count(*) AS n FROM outbox")[0]["n"]
+        assert until(lambda: sent(service) == outbox), status(service.store)
+    finally:
+        for web in webs:
+            web.terminate()
+            web.wait(timeout=30)
+        outputs = stop(started)
+        server.stop()
+    assert wins >= 3
+    counts = Counter(str(m["Message-ID"]) for m in inbox.messages)
+    assert len(counts) == outbox and max(counts.values()) == 1, "a mail was lost or sent twice"
+    assert len(sending_processes(service)) == 1, "both workers sent"
+    assert service.verify(game).ok and all(p.returncode == 0 for p in started), outputs
