@@ -19,6 +19,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import psycopg
 from psycopg import sql
+from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events.envelope import GENESIS_HASH, Event
@@ -239,11 +240,11 @@ class PostgresEventStore:
         """Rows of a read-only query as dicts (read models); inside ``transaction``, read through it."""
         current = getattr(self._local, "conn", None)
         if current is not None:
-            return _dicts(current.execute(translate(text), _values(params)))
+            return current.cursor(row_factory=dict_row).execute(translate(text), _values(params)).fetchall()
         for attempt in range(self.pool.max_size + 1):
             with self._connection() as conn:
                 try:
-                    return _dicts(conn.execute(translate(text), _values(params)))
+                    return conn.cursor(row_factory=dict_row).execute(translate(text), _values(params)).fetchall()
                 except psycopg.OperationalError:
                     if conn.broken and attempt < self.pool.max_size:
                         continue  # a read is safe to run again, on a fresh connection
@@ -421,13 +422,6 @@ def _write_snapshot(cursor: psycopg.Cursor[Any], snapshot: Snapshot) -> None:
         (snapshot.game_id, snapshot.seq, snapshot.key, snapshot.state))
     cursor.execute("DELETE FROM snapshots WHERE game_id = %s AND seq < %s AND seq %% %s != 0",
                    (snapshot.game_id, snapshot.seq, KEEP_SNAPSHOT_EVERY))
-
-
-def _dicts(cursor: psycopg.Cursor[Any]) -> list[dict[str, Any]]:
-    if cursor.description is None:
-        return []
-    names = [d.name for d in cursor.description]
-    return [dict(zip(names, r)) for r in cursor.fetchall()]
 
 
 def redact(dsn: str) -> str:
