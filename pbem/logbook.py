@@ -11,8 +11,10 @@ from events.rules import Rules
 from events.replay import undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
-from pbem import records, talk
+from pbem import away, records, seat_events, talk
 from pbem.delivery import describe_delivery
+
+SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -44,6 +46,10 @@ def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
             mine = talk.note_text(service, game_id, seat, event)
             if mine is not None:
                 record["text"] = talk.describe(event, seat, state.ended, names, mine)
+        if event.type == seat_events.ABSENCE_DECLARED:  # the absent player reads the reason they kept
+            kept = away.reason_of(service.store, game_id, seat, event)
+            if kept is not None:
+                record["text"] = seat_events.describe(event, names, seat, kept)
         record["undone"] = event.seq in skipped
         lines.append(record)
     return lines
@@ -73,6 +79,8 @@ def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: boo
         return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
     if event.type in talk.TALK_TYPES:
         return talk.describe(event, seat, ended, names)
+    if event.type in SEAT_TYPES:
+        return seat_events.describe(event, names)
     if event.type.startswith("pbem."):
         return describe_delivery(event, names)
     return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],

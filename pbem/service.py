@@ -19,9 +19,9 @@ from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
 from pbem import deadlines, logbook, records, reliability, reminders, talk
 from pbem import replay as replay_module
-from pbem import undo_requests
+from pbem import seatlife, undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
-                           check_scheduled, waiting_for)
+                           waiting_for)
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
@@ -41,7 +41,8 @@ def create_tables(store: SQLiteEventStore) -> None:
     if str(store.path.resolve()) in _READY:
         return
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
-                                 "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str},
+                                 "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str,
+                                 "organiser": str},
                        pk="game_id")
     store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str, "mail": int},
                        pk=("game_id", "seat"), indexes=[("email",)])
@@ -60,6 +61,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
                                             "error": str}, pk="message_id")
     undo_requests.create_tables(store)
+    seatlife.create_tables(store)
     create_mail_tables(store)
     _READY.add(str(store.path.resolve()))
 
@@ -89,7 +91,7 @@ class Service:
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
-                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES)
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + seatlife.SEAT_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -120,12 +122,13 @@ class Service:
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted; the close of an undo request that a move overtook."""
-        return self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
+        return (self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
+                + seatlife.follow(self, after, events))
 
     def deadlines_for(self, before: GameState[Any] | None, after: GameState[Any],
                       events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
-        return deadlines.issued(self, before, after, events)
+        return seatlife.adjust(self.store, after.game_id, deadlines.issued(self, before, after, events))
 
     def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
              players: list[dict[str, Any]] | None = None) -> list[Row]:
@@ -155,7 +158,7 @@ class Service:
             if event.type == STANDING_ORDER_SET:
                 rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
-        rows += undo_requests.rows(game_id, events)
+        rows += undo_requests.rows(game_id, events) + seatlife.rows(self, after, events)
         if self.notifier is not None and players:
             rows += self.notifier.for_command(self, before, after, events, players)
         return rows
@@ -164,7 +167,8 @@ class Service:
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
-                    cause: Cause = Cause("cli"), game_id: str | None = None) -> CommandResult:
+                    cause: Cause = Cause("cli"), game_id: str | None = None,
+                    organiser: str | None = None) -> CommandResult:
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
@@ -180,7 +184,8 @@ class Service:
                 seats = [Row("seats", {"game_id": after.game_id, **row}) for row in table]
                 seats += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name},
                               pk=("email",)) for p in players]
-                return seats + service.rows(before, after, events, table)
+                made = [Row("games", {"game_id": after.game_id, "organiser": organiser}, pk=("game_id",))]
+                return seats + service.rows(before, after, events, table) + made
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
@@ -205,6 +210,7 @@ class Service:
             cause = Cause(cause.via, cause.detail, command)
         else:
             action = command
+        seatlife.check_may_act(self.store, game_id, seat)
         result = self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq, hooks=self,
                                      state=state)
         self.apply_standing_orders(game_id)
@@ -298,6 +304,22 @@ class Service:
     def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
         """A message to the table or to chosen players, or a note (``pbem.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
+
+    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/seatlife.py) -------------
+
+    def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
+                        share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
+        """Declare an absence of the seat's player; the game's vacation policy says what it does."""
+        return seatlife.away.declare(self, game_id, seat, starts, until, reason, share, cause=cause, now=now)
+
+    def seat_command(self, game_id: str, seat: int, what: str, *, cause: Cause) -> CommandResult:
+        """A player's ``back`` (from an absence), ``take-back`` (off autopilot) or ``resign``."""
+        return seatlife.seat_command(self, game_id, seat, what, cause=cause)
+
+    def replace(self, game_id: str, seat: int, player: Player, *, cause: Cause,
+                expected_seq: int | None = None) -> CommandResult:
+        """Give a seat to another player (``pbem.replacing``): the old holder's links stop working."""
+        return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
 
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
@@ -477,7 +499,7 @@ class Service:
         if not self.store.last(game_id)[0]:
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
-                            witnesses=witnesses, command_check=check_scheduled)
+                            witnesses=witnesses, command_check=seatlife.check_command)
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
         """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader``.
