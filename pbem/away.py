@@ -60,6 +60,11 @@ def create_tables(store: SQLiteEventStore) -> None:
                        indexes=[("status", "starts_at"), ("status", "until"), ("game_id", "seat")])
 
 
+def clock_of(service: Service) -> datetime:
+    """Now, by the kernel's clock (the one events are recorded by)."""
+    return datetime.fromisoformat(service.kernel.clock()).astimezone(timezone.utc)
+
+
 def iso(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
 
@@ -165,7 +170,7 @@ def declare(service: Service, game_id: str, seat: int, starts: Any, until: Any, 
 
     :raises ServiceError: a bad, past, too long or overlapping absence: nothing is written.
     """
-    now = now or datetime.now(timezone.utc)
+    now = now or clock_of(service)
     email = next(str(p["email"]) for p in service.players(game_id) if int(p["seat"]) == seat)
     zone = zone_of(service.store, email, service.notifier.timezone if service.notifier else "UTC")
     begin, end = moment(starts, zone, "first day away"), moment(until, zone, "day you are back")
@@ -192,7 +197,7 @@ def back(service: Service, game_id: str, seat: int, *, cause: Cause, now: dateti
 
     :raises ServiceError: no absence to end.
     """
-    now = now or datetime.now(timezone.utc)
+    now = now or clock_of(service)
     mine = absences_of(service.store, game_id, seat)
     if not mine:
         raise ServiceError("you have no absence declared in this game")
