@@ -207,3 +207,38 @@ def test_two_workers_never_both_start_an_absence(service: Service, clock: Clock,
         other.close()
     assert [e.type for e in service.store.read(game)].count(ABSENCE_STARTED) == 1
     assert [e.type for e in service.store.read(game)].count(GAME_PAUSED) == 1
+
+
+def test_away_back_and_resign_by_mail_and_a_replaced_players_reply_is_refused(service: Service,
+                                                                             clock: Clock) -> None:
+    from email.message import EmailMessage
+
+    from delivery import CY, parse
+    from pbem.mail.inbound import UnknownReply, process
+    from pbem.mail.outbox import message_of
+    game = new_game(service, "allowance:14")
+    row = service.store.query("SELECT draft, message FROM outbox WHERE to_addr = ? ORDER BY created_at DESC LIMIT 1",
+                              (ANN.email,))[0]
+    original = parse(message_of(row))
+
+    def reply(body: str, message_id: str) -> bytes:
+        mail = EmailMessage()
+        mail["From"], mail["To"], mail["Subject"] = "Ann <ann@example.org>", str(original["Reply-To"]), "Re: turn"
+        mail["Message-ID"] = message_id
+        mail.set_content(body)
+        return bytes(mail)
+
+    first, back = clock.now.date() + timedelta(days=3), clock.now.date() + timedelta(days=10)
+    outcome = process(service, reply(f"away {first} {back} share a wedding\nbet 1\n", "<m1@x>"), "play@localhost")
+    assert outcome.applied == [f"away {first} {back} share a wedding", "bet 1"] and outcome.error is None
+    assert "a wedding" in " ".join(line["text"] for line in service.log(game, BEN.email))
+    refused = process(service, reply(f"away {back} {first}", "<m2@x>"), "play@localhost")
+    assert refused.applied == [] and "end after it starts" in str(refused.error)
+    assert process(service, reply("back", "<m3@x>"), "play@localhost").applied == ["back"]
+    assert process(service, reply("resign", "<m4@x>"), "play@localhost").applied == ["resign"]
+    assert status(service.store, game, 0)["resigned"] == 1
+    service.replace(game, 0, CY, cause=CLI)
+    seq = service.store.last(game)
+    with pytest.raises(UnknownReply, match="given to another player"):
+        process(service, reply("say hello", "<m5@x>"), "play@localhost")
+    assert service.store.last(game) == seq
