@@ -4,16 +4,35 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner, Result
 
-from test_cli import ANN, BEN, run  # noqa: F401  (the fixture)
+from cli.main import cli
+
+ANN = "Ann <ann@example.org>"
+BEN = "ben@example.org"
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 
 
-def test_a_game_with_policies_an_absence_a_resignation_and_a_replacement(run: Any) -> None:  # noqa: F811
+@pytest.fixture
+def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.delenv("PBEM_INSTANCE", raising=False)
+    instance = tmp_path / "inst"
+
+    def invoke(*args: str, ok: bool = True) -> Result:
+        result = CliRunner().invoke(cli, ["--instance", str(instance), *args])
+        assert (result.exit_code == 0) == ok, result.output
+        return result
+
+    invoke("init")
+    return invoke
+
+
+def test_a_game_with_policies_an_absence_a_resignation_and_a_replacement(run: Any) -> None:
     run("game", "new", "highdie", "--player", ANN, "--player", BEN, "--vacation", "sometimes", ok=False)
     run("game", "new", "highdie", "--player", ANN, "--player", BEN, "--autopilot-after", "-1", ok=False)
     plain = run("game", "new", "highdie", "--player", ANN, "--player", BEN).output.strip()
