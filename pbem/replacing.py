@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from events.envelope import ORGANISER, Event, NewEvent
 from events.handling import Cause, CommandResult
 from events.store import Row, SQLiteEventStore
+from pbem import away
 from pbem.autopilot import STATUS, status
 from pbem.errors import ServiceError
 from pbem.seat_events import SEAT_REPLACED
@@ -73,9 +74,12 @@ def replace(service: Service, game_id: str, seat: int, player: Player, *, cause:
     old = dict(next(p for p in players if int(p["seat"]) == seat))
     salt = secrets.token_hex(16)
     holder = hashlib.sha256(f"{salt}:{player.email}".encode()).hexdigest()
-    draft = NewEvent(SEAT_REPLACED, {"seat": seat, "name": player.name, "holder": holder})
+    drafts = [NewEvent(SEAT_REPLACED, {"seat": seat, "name": player.name, "holder": holder})]
+    now = away.clock_of(service)
+    for absence in away.absences_of(service.store, game_id, seat):  # the old player's: ended, clocks given back
+        drafts += away.end_drafts(service, state, absence, now, "replaced")
     new = {"seat": seat, "email": player.email, "name": player.name, "mail": 1}
-    return service.kernel.record(game_id, [draft], actor=ORGANISER, cause=cause, expected_seq=expected_seq,
+    return service.kernel.record(game_id, drafts, actor=ORGANISER, cause=cause, expected_seq=expected_seq,
                                  hooks=_Hooks(service, seat, old, new, salt))
 
 
@@ -102,7 +106,7 @@ class _Hooks:
             return found
         rules = service.kernel.rules(after)
         prompt = rules.prompts(after.game).get(self.seat) if not after.ended else None
-        history = seat_history(service, game_id, self.seat)
+        history = seat_history(service, game_id, self.seat, events[0].seq)
         found += notifier.compose(service, after, [], self.new, "welcome", prompt,
                                   extra={"history": history[-HISTORY_LINES:],
                                          "history_more": max(0, len(history) - HISTORY_LINES),
@@ -111,10 +115,12 @@ class _Hooks:
         return found
 
 
-def seat_history(service: Service, game_id: str, seat: int) -> list[str]:
-    """The seat's log in words, as the seat saw it: what a new player needs to take it over."""
+def seat_history(service: Service, game_id: str, seat: int, since: int) -> list[str]:
+    """The seat's log in words, as the seat saw it: what a new player needs to take it over (without the words of
+    their predecessor's private notes and kept reasons, which were that player's own)."""
     from pbem import logbook
-    return [f"{line['text']}" for line in logbook.log(service, game_id, seat) if not line.get("undone")]
+    return [str(line["text"]) for line in logbook.log(service, game_id, seat, holder_since=since)
+            if not line.get("undone")]
 
 
 def notice(service: Service, state: Any, old: dict[str, Any], new_name: str) -> list[Row]:

@@ -120,6 +120,9 @@ def test_a_tampered_autopilot_move_fails_verification(service: Service, game: st
 def test_the_organiser_replaces_a_player_and_the_old_links_stop_working(service: Service, game: str) -> None:
     notifier = service.notifier
     assert notifier is not None
+    from pbem import talk
+    service.say(game, 0, talk.Talk("note", "my secret plan"), cause=CLI)  # Ann's own, not the seat's
+    assert "my secret plan" in " ".join(line["text"] for line in service.log(game, ANN.email))
     old_play = notifier.links.play(game, 0, service.load(game).seq)
     result = service.replace(game, 0, DORA, cause=CLI)
     [event] = [e for e in result.events if e.type == SEAT_REPLACED]
@@ -133,7 +136,9 @@ def test_the_organiser_replaces_a_player_and_the_old_links_stop_working(service:
     from pbem.mail.outbox import message_of
     text = text_of(parse(message_of(welcome[0])))
     hand = sorted(service.load(game).game.hands[0])
-    assert "THE SEAT'S HISTORY" in text and str(hand[0]) in text
+    assert "THE SEAT'S HISTORY" in text and str(hand[0]) in text and "Ann wrote a private note" in text
+    assert "my secret plan" not in text
+    assert "my secret plan" not in " ".join(line["text"] for line in service.log(game, DORA.email))
     ben_hand = sorted(service.load(game).game.hands[1])
     assert "Ben's hand" not in text and f"hand {ben_hand}" not in text
     old_text = text_of(parse(message_of(told[0])))

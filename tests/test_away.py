@@ -242,3 +242,21 @@ def test_away_back_and_resign_by_mail_and_a_replaced_players_reply_is_refused(se
     with pytest.raises(UnknownReply, match="given to another player"):
         process(service, reply("say hello", "<m5@x>"), "play@localhost")
     assert service.store.last(game) == seq
+
+
+def test_replacing_an_away_player_ends_the_absence_and_gives_the_clocks_back(service: Service, clock: Clock) -> None:
+    from delivery import CY
+    game = new_game(service, "pause")
+    ann_due = due_of(service, game, 0)
+    service.declare_absence(game, 1, clock.now.isoformat(), (clock.now + WEEK).isoformat(), "a secret",
+                            cause=CLI, now=clock.now)
+    assert service.store.query("SELECT paused_at FROM games WHERE game_id = ?", (game,))[0]["paused_at"]
+    clock.now += timedelta(days=2)
+    result = service.replace(game, 1, CY, cause=CLI)
+    assert [e.type for e in result.events][:3] == ["pbem.SeatReplaced", ABSENCE_ENDED, GAME_RESUMED]
+    assert result.events[1].payload["how"] == "replaced"
+    assert due_of(service, game, 0) == ann_due + timedelta(days=2)
+    assert not away.absences_of(service.store, game, 1)
+    assert "a secret" not in " ".join(line["text"] for line in service.log(game, CY.email))
+    assert seatlife.tick(service, clock.now + WEEK) == (0, 0)
+    assert service.verify(game).ok
