@@ -83,7 +83,8 @@ def follow(store: SQLiteEventStore, after: GameState[Any], events: list[Event]) 
         if limit and not held["autopilot"] and not held["away"] and held["missed"] + 1 >= limit:
             drafts.append(NewEvent(AUTOPILOT_ON, {"seat": seat, "reason": f"{held['missed'] + 1} deadlines missed "
                                                                           "in a row"}, actor=SCHEDULER))
-    elif cause.get("actor") == seat_actor(seat) and held["autopilot"] and not after.ended:
+    elif (cause.get("actor") == seat_actor(seat) and cause.get("via") != "standing-order" and held["autopilot"]
+          and not after.ended):  # the player's own move; a standing order answering for them is not their return
         drafts.append(NewEvent(AUTOPILOT_OFF, {"seat": seat, "reason": "their player is back and acted"}))
     return drafts
 
@@ -100,7 +101,8 @@ def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> li
 
     first = events[0]
     mover = actor_seat(first.actor)
-    if mover is not None and "action" in first.cause and first.cause.get("seat") == mover:
+    if (mover is not None and "action" in first.cause and first.cause.get("seat") == mover
+            and first.cause.get("via") != "standing-order"):
         row(mover)["missed"] = 0
     mails: list[int] = []
     for event in events:

@@ -261,20 +261,23 @@ def end_drafts(service: Service, state: GameState[Any], absence: dict[str, Any],
                 clocks.append(NewEvent(DEADLINE_EXTENDED, {
                     "seat": seat, "due_at": _moved(row["due_at"], now - clock_until),
                     "reason": f"{name} is back: their clock runs again"}))
-    if absence["paused_game"]:
+    if absence["policy"] == "pause":
         clocks += _resume(service, game_id, absence, name, now)
     return [NewEvent(ABSENCE_ENDED, {"seat": seat, "absence": absence["absence"], "how": how,
                                      "stopped_seconds": stopped})] + clocks
 
 
 def _resume(service: Service, game_id: str, absence: dict[str, Any], name: str, now: datetime) -> list[NewEvent]:
-    """Resume the game this absence paused, once nobody else is away (and only the pause it made)."""
+    """Resume the game an absence paused, once nobody else is away (and only a pause an absence made: the
+    last of overlapping absences to end resumes the pause the first made)."""
     others = [a for a in absences_of(service.store, game_id) if a["status"] == "active"
               and a["absence"] != absence["absence"]]
     game = service.store.query("SELECT paused_at FROM games WHERE game_id = ?", (game_id,))[0]
     if others:  # the last to come back resumes it: hand the pause on
         return []
-    if not game["paused_at"] or game["paused_at"] != absence["started_at"]:
+    ours = service.store.query(f"SELECT 1 FROM {TABLE} WHERE game_id = ? AND paused_game = 1 AND started_at = ?",
+                               (game_id, game["paused_at"])) if game["paused_at"] else []
+    if not ours:
         return []  # resumed meanwhile, or the organiser's pause: theirs to end
     paused = now - datetime.fromisoformat(game["paused_at"])
     drafts = [NewEvent(GAME_RESUMED, {"reason": f"{name} is back"})]

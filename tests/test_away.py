@@ -260,3 +260,19 @@ def test_replacing_an_away_player_ends_the_absence_and_gives_the_clocks_back(ser
     assert "a secret" not in " ".join(line["text"] for line in service.log(game, CY.email))
     assert seatlife.tick(service, clock.now + WEEK) == (0, 0)
     assert service.verify(game).ok
+
+
+def test_overlapping_absences_under_pause_resume_when_the_last_ends(service: Service, clock: Clock) -> None:
+    game = new_game(service, "pause")
+    t0 = clock.now
+    service.declare_absence(game, 1, t0.isoformat(), (t0 + timedelta(days=3)).isoformat(), cause=CLI, now=t0)
+    service.declare_absence(game, 0, (t0 + timedelta(days=1)).isoformat(), (t0 + timedelta(days=5)).isoformat(),
+                            cause=CLI, now=t0)
+    ann_due = due_of(service, game, 0)
+    assert tick(service, clock, t0 + timedelta(days=1)) == 1  # Ann goes too: the game is paused already
+    assert tick(service, clock, t0 + timedelta(days=3)) == 1  # Ben is back, Ann is not: still paused
+    assert service.store.query("SELECT paused_at FROM games WHERE game_id = ?", (game,))[0]["paused_at"]
+    assert tick(service, clock, t0 + timedelta(days=5)) == 1  # the last is back: resumed, five days given back
+    assert [e.type for e in service.store.read(game)].count(GAME_RESUMED) == 1
+    assert due_of(service, game, 0) == ann_due + timedelta(days=5)
+    assert service.verify(game).ok

@@ -56,6 +56,7 @@ def test_resigning_needs_the_box_ticked(client: FlaskClient, game: Game) -> None
     done = client.post(f"/home/{token}/seat", data={"csrf": csrf, "game": game.id, "what": "resign",
                                                     "confirm": "yes"})
     assert done.status_code == 200 and "You resigned" in text(done) and "you resigned" in text(done)
+    assert "You resigned from this game" in text(client.get(f"/play/{game.token(1)}"))
 
 
 def test_the_organiser_replaces_a_player_and_the_old_links_are_refused(client: FlaskClient, game: Game) -> None:
