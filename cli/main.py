@@ -14,6 +14,7 @@ from cli.common import open_service
 from cli.common import print_json as _print_json
 from cli.common import setup_logging as _logging
 from cli.mail import mail
+from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.seats import COMMANDS as SEAT_COMMANDS
 from cli.seats import seat_lines, seat_options
@@ -383,6 +384,8 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
 
 
 cli.add_command(mail)
+for _group in ORGANISER_COMMANDS:
+    cli.add_command(_group)
 
 
 @cli.command("demo")

@@ -184,6 +184,17 @@ class Replayer:
             raise GameNotFound(game_id)
         return self.fold(events)
 
+    def advance(self, store: EventStore, state: GameState[Any]) -> GameState[Any] | None:
+        """``state`` carried forward to the stream's end by folding the events after it, as a snapshot's tail is;
+        ``None`` when that would not give the loaded state: the first of them does not chain to ``state``'s hash,
+        or one undoes events ``state`` already holds."""
+        tail = store.read(state.game_id, state.seq)
+        if not tail or tail[0].prev_hash != state.last_hash:
+            return None
+        if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] <= state.seq for e in tail):
+            return None
+        return self.fold(tail, state)
+
     def snapshot_for(self, before_seq: int, state: GameState[Any]) -> Snapshot | None:
         """A snapshot to write with the command, when it crossed a multiple of ``SNAPSHOT_EVERY``."""
         if state.seq // SNAPSHOT_EVERY == before_seq // SNAPSHOT_EVERY:

@@ -57,6 +57,11 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "deadline_seconds": (30, "How often the scheduler checks deadlines and reminders."),
     "timezone": ("UTC", "The time zone of players who have not chosen their own on their home page: an IANA name "
                         "such as Europe/Berlin. Times are shown in UTC too."),
+    "organisers": ("invited", "Who may create games from the web: `invited` (only whoever holds a new-game link the "
+                              "operator sent with `pbem organiser invite EMAIL`) or `open` (anyone may ask for a "
+                              "link by mail at /new; one mail an hour per address)."),
+    "invitation_days": (7.0, "Days a player has to accept or decline an invitation to a game; then the scheduler "
+                             "marks it expired and tells the organiser."),
     "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
 }
 
@@ -174,6 +179,8 @@ def load(instance: Path, environ: Mapping[str, str] | None = None) -> Settings:
         env = environ.get(f"PBEM_{name.upper()}")
         if env is not None:
             values[name] = _coerce(name, env, default)
+    if values["organisers"] not in ("invited", "open"):
+        raise ConfigError(f"organisers is invited or open, not {values['organisers']!r}")
     try:
         values["timezone"] = check_zone(values["timezone"])
     except ZoneError as err:

@@ -15,7 +15,8 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
-PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo")
+# newgame: an organiser's new-game page; invite: one invitation of a muster; muster: the organiser's muster page
+PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster")
 TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
 
 

@@ -1,7 +1,7 @@
 """The scheduler: APScheduler interval jobs over the database, which is the only truth.
 
 Jobs send due mails, remind players before their deadlines, time out those past them, close undo
-requests nobody finished answering in time, mail the daily digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
+requests nobody finished answering in time, expire invitations to games nobody answered in time, mail the daily digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
 loses nothing. Exactly one scheduler may run per instance: a lock file held for the life of the
 process (``fcntl.flock``; released by the OS if the process dies) refuses a second one.
 """
@@ -21,12 +21,13 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from events.rules import ActionError
 from events.store import ConcurrencyError, write_row
+from pbem import muster
 from pbem.config import Settings
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem import seatlife
 from pbem.people import digests_due, next_digest
-from pbem.service import Service
+from pbem.service import Service, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,24 @@ class Jobs:
                 except (ActionError, ConcurrencyError) as err:  # answered or played meanwhile: next run sees it
                     log.info("expiry of undo request %s of game %s skipped: %s", row["request"], row["game_id"], err)
 
+    def musters(self, now: datetime | None = None) -> None:
+        """Expire the invitations unanswered at their expiry (the organiser is told); create a started muster's
+        game if the process that started it stopped before creating it."""
+        now = now or datetime.now(timezone.utc)
+        with self.service() as service:
+            for row in muster.due(service.store, now):
+                try:
+                    if muster.expire(service, row["muster_id"], int(row["slot"]), int(row["invitation"]), now):
+                        log.info("invitation to place %s of %s expired", int(row["slot"]) + 1, row["muster_id"])
+                except ConcurrencyError as err:  # answered meanwhile: the next run sees it
+                    log.info("expiry of an invitation of %s skipped: %s", row["muster_id"], err)
+            for muster_id in muster.stalled(service.store):
+                try:
+                    if muster.start(service, muster.get(service.store, muster_id)):
+                        log.info("game of %s created", muster_id)
+                except (ActionError, ServiceError) as err:  # checked when the muster opened: never, unless the
+                    log.warning("the game of %s cannot be created: %s", muster_id, err)  # rules changed since
+
     def digests(self, now: datetime | None = None) -> None:
         """Mail the daily digest of every player whose ``digest_at`` has come (an indexed query), and set their next.
 
@@ -174,6 +193,8 @@ def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> An
     scheduler.add_job(jobs.deadlines, "interval", seconds=int(settings["deadline_seconds"]), id="deadlines",
                       next_run_time=datetime.now(timezone.utc))
     scheduler.add_job(jobs.undo_requests, "interval", seconds=int(settings["deadline_seconds"]), id="undo_requests",
+                      next_run_time=datetime.now(timezone.utc))
+    scheduler.add_job(jobs.musters, "interval", seconds=int(settings["deadline_seconds"]), id="musters",
                       next_run_time=datetime.now(timezone.utc))
     scheduler.add_job(jobs.digests, "interval", seconds=int(settings["deadline_seconds"]), id="digests",
                       next_run_time=datetime.now(timezone.utc))

@@ -17,7 +17,7 @@ from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
-from pbem import deadlines, logbook, records, reliability, reminders, talk
+from pbem import deadlines, logbook, muster, organisers, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import seatlife, undo_requests
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -61,6 +61,8 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
                                             "error": str}, pk="message_id")
     undo_requests.create_tables(store)
+    muster.create_tables(store)
+    organisers.create_tables(store)
     seatlife.create_tables(store)
     create_mail_tables(store)
     _READY.add(str(store.path.resolve()))
@@ -91,7 +93,8 @@ class Service:
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
-                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + seatlife.SEAT_EVENT_TYPES)
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES
+                             + seatlife.SEAT_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -182,10 +185,11 @@ class Service:
             def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
                 table = [{"seat": i, "email": p.email, "name": p.name, "mail": 1} for i, p in enumerate(players)]
                 seats = [Row("seats", {"game_id": after.game_id, **row}) for row in table]
+                if organiser is not None:
+                    seats.append(Row("games", {"game_id": after.game_id, "organiser": organiser}, pk=("game_id",)))
                 seats += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name},
                               pk=("email",)) for p in players]
-                made = [Row("games", {"game_id": after.game_id, "organiser": organiser}, pk=("game_id",))]
-                return seats + service.rows(before, after, events, table) + made
+                return seats + service.rows(before, after, events, table)
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
@@ -374,9 +378,12 @@ class Service:
 
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
+        if muster.is_muster(game_id):  # a muster's stream is no game: `pbem muster show` reads it
+            raise NotFound(f"there is no game {game_id!r}; it is a game being mustered (`pbem muster show`)")
         try:
             if upto_seq is None:
-                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id))
+                return self.states.latest(self.store, game_id, lambda: self.kernel.load(game_id),
+                                          lambda cached: self.kernel.replayer.advance(self.store, cached))
             return self.kernel.load(game_id, upto_seq)
         except GameNotFound:
             raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
@@ -496,7 +503,7 @@ class Service:
 
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
-        if not self.store.last(game_id)[0]:
+        if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
                             witnesses=witnesses, command_check=seatlife.check_command)

@@ -131,3 +131,58 @@ def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: S
         doing = [a for a in legal if a["kind"] not in ("pass", "discard")] or legal  # games end sooner
         service.act_as(game_id, seat, pick.choice(doing), cause=Cause("test"))
     assert service.load(game_id).ended
+
+
+def test_a_muster_tells_no_invitee_another_ones_address(app: Flask, service: Service) -> None:
+    """Through invitation, decline, replacement and start: mails, invitation pages, the JSON API and the game."""
+    from pbem import muster, organisers
+    from tests.leaks.muster import Addresses
+    client, links = app.test_client(), app.extensions["pbem.links"]
+    invited = [PLAYERS[0], PLAYERS[1], PLAYERS[2]]
+    asked = organisers.check(service.kernel.games, "emerald", [(p.name, p.email) for p in invited], {}, {}, None)
+    found = muster.open_muster(service, organiser="olive@example.org", organiser_name="Olive", game_type="emerald",
+                               title=asked.title, players=asked.players, options=asked.options, data_override=None,
+                               days=7, cause=Cause("test"))
+    tokens = {p.email: links.make("invite", f"{found.muster_id}.{i}.{found.invitations[i].invitation}")
+              for i, p in enumerate(invited)}
+
+    def answer(slot: int, choice: str) -> None:
+        current = muster.get(service.store, found.muster_id)
+        muster.answer(service, found.muster_id, slot, current.invitations[slot].invitation, choice,
+                      cause=Cause("test"))
+
+    def scan_all() -> None:
+        everyone = [p.email for p in invited] + [PLAYERS[3].email]
+        for reader in everyone:
+            secrets = Addresses.of(reader, "olive@example.org", everyone)
+            channels: Channels = {}
+            for row in service.store.query("SELECT id, draft FROM outbox WHERE to_addr = ?", (reader,)):
+                draft = draft_of(row)
+                env = environment()
+                channels[f"mail {draft['subject']}"] = ("\n".join([
+                    draft["subject"], env.get_template(f"mail/{draft['template']}.txt").render(**draft["context"]),
+                    env.get_template(f"mail/{draft['template']}.html").render(**draft["context"])]), None)
+            if reader in tokens:
+                for url in (f"/invitation/{tokens[reader]}", f"/api/invitation/{tokens[reader]}"):
+                    response = client.get(url)
+                    channels[url] = (response.get_data(as_text=True), response.get_json() if response.is_json
+                                     else None)
+            scan(channels, secrets, reader, service.store.last(found.muster_id)[0])
+
+    scan_all()
+    answer(0, "accept")
+    answer(1, "decline")
+    scan_all()
+    muster.replace(service, found.muster_id, 1, PLAYERS[3], days=7, cause=Cause("test"))
+    tokens[PLAYERS[3].email] = links.make("invite", f"{found.muster_id}.1.{service.store.last(found.muster_id)[0]}")
+    scan_all()
+    answer(1, "accept")
+    answer(2, "accept")
+    scan_all()
+    game_id = str(muster.get(service.store, found.muster_id).game_id)
+    for seat, player in enumerate([PLAYERS[0], PLAYERS[3], PLAYERS[2]]):
+        token = links.play(game_id, seat, service.store.last(game_id)[0])
+        secrets = Addresses.of(player.email, "olive@example.org", [p.email for p in PLAYERS[:4]])
+        channels = {url: (client.get(url).get_data(as_text=True), None)
+                    for url in (f"/play/{token}", f"/api/play/{token}", f"/games/{game_id}")}
+        scan(channels, secrets, player.name, service.store.last(game_id)[0])

@@ -20,6 +20,7 @@ from pbem.delivery import utc
 from pbem.people import reader_time
 from pbem.links import Links
 from pbem.presentation import board_svg, present
+from pbem.statecache import SHARED_KEPT, StateCache
 from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError
@@ -54,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
     app.config.from_mapping(MAX_CONTENT_LENGTH=MAX_BODY, PBEM_SETTINGS=settings)
     app.config.update(extra)
+    app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
     app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
 
     env = app.jinja_env
@@ -69,8 +71,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 
-    from pbem.web import api, dev, games, home, organise, play, proof, say, seats, undo, unsubscribe
-    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, seats):
+    from pbem.web import (api, dev, games, home, muster, newgame, organise, play, proof, say, seats, undo,
+                          unsubscribe)
+    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, newgame, muster, seats):
         app.register_blueprint(module.bp)
 
     app.teardown_appcontext(close_service)

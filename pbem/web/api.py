@@ -138,3 +138,36 @@ def say(token: str) -> Any:
     except (ActionError, ServiceError) as err:
         raise bad(str(err)) from None
     return jsonify({"receipt": [{"seq": e.seq, "type": e.type, "hash": e.hash} for e in result.events]})
+
+
+@bp.get("/muster/<token>")
+def muster_of(token: str) -> Any:
+    """The organiser's muster: every place with its address and answer."""
+    from pbem.web.muster import read_muster
+    return jsonify(read_muster(token)[1].to_json(with_emails=True))
+
+
+@bp.route("/invitation/<token>", methods=["GET", "POST"])
+def invitation(token: str) -> Any:
+    """An invitation (the others by name only); POST ``{"answer": "accept" | "decline"}`` answers it."""
+    from pbem import muster
+    from pbem.web.muster import REFUSALS, read_invitation
+    claims, muster_id, place, sent, found = read_invitation(token)
+    if request.method == "POST":
+        data = request.get_data(cache=False)
+        if not plain_json():
+            raise bad("send the answer as JSON with Content-Type: application/json", 415, "unsupported_media_type")
+        try:
+            body = json.loads(data)
+        except (ValueError, RecursionError):
+            raise bad("the body is not valid JSON") from None
+        if not isinstance(body, dict) or set(body) != {"answer"} or body["answer"] not in muster.ANSWERS:
+            raise bad('the body must be {"answer": "accept"} or {"answer": "decline"}')
+        try:
+            found = muster.answer(service(), muster_id, place, sent, body["answer"], cause=Cause("api", claims.cause()))
+        except muster.InvitationRefused as err:
+            raise PageError(REFUSALS.get(err.code, (409, ""))[0], "Refused", str(err), err.code) from None
+    shown = found.to_json(with_emails=False)
+    mine = found.invitations[place]  # the place's current invitee: the link's holder only if not replaced since
+    you = {**shown["invitations"][place], "email": mine.email} if mine.invitation == sent else None
+    return jsonify({**shown, "invitations": [i for i in shown["invitations"] if i["slot"] != place], "you": you})

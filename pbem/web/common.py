@@ -13,6 +13,7 @@ from flask import current_app, g, jsonify, render_template, request
 from events.handling import StaleCommand
 from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAction
 from pbem import config
+from pbem.muster import is_muster
 from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
 from pbem.people import zone_of
 from pbem.replacing import link_refusal
@@ -115,6 +116,7 @@ def service() -> Service:
             g.pbem_service = pool.get_nowait()
         except queue.Empty:
             g.pbem_service = Service.open(settings())
+            g.pbem_service.states = current_app.extensions["pbem.states"]
     found: Service = g.pbem_service
     return found
 
@@ -161,7 +163,7 @@ def read_token(purpose: str, token: str) -> Any:
 
 def check_game(game_id: str) -> None:
     """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one)."""
-    if not GAME_ID.match(game_id or "") or service().store.last(game_id)[0] == 0:
+    if not GAME_ID.match(game_id or "") or is_muster(game_id) or service().store.last(game_id)[0] == 0:
         raise PageError(404, "No such game", f"There is no game {game_id!r} on this server.", "unknown_game")
 
 

@@ -121,6 +121,19 @@ def serve(kind: str, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError(f"gunicorn ({kind}) did not start; see {folder / (kind + '.log')}")
 
 
+def server_cpu(pid: int) -> float:
+    """CPU seconds used so far by a gunicorn master and its workers (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        total = 0
+        for each in [str(pid), *children]:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def free_port() -> int:
     import socket
     with socket.socket() as s:
@@ -198,7 +211,10 @@ def main() -> None:
     for kind in ("bare", "pbem"):
         child, base = serve(kind, folder)
         try:
+            cpu = server_cpu(child.pid)
             results[kind] = load(base, forms, args.seconds)
+            used = server_cpu(child.pid) - cpu
+            results[kind]["server_cpu_ms"] = used * 1000 / max(1, results[kind]["requests"])
         finally:
             child.terminate()
             child.wait(timeout=30)
@@ -210,7 +226,8 @@ def main() -> None:
     for kind in ("bare", "pbem"):
         r = results[kind]
         print(f"{kind:>5}: {r['requests']:6} requests in {r['seconds']:.1f} s = {r['rps']:7.1f}/s, "
-              f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, {r['error_count']} not 200 {r['errors']}")
+              f"p50 {r['p50_ms']:.1f} ms, p99 {r['p99_ms']:.1f} ms, server CPU {r['server_cpu_ms']:.2f} ms a request, "
+              f"{r['error_count']} not 200 {r['errors']}")
     print(f"ratio {ratio:.2f} (goal >= 0.5): {'PASS' if ratio >= 0.5 else 'MISS'}")
 
 

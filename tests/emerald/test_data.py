@@ -95,3 +95,20 @@ def test_config_data_is_json_and_recorded() -> None:
     import json
     data = RULES.load_data(None)
     assert json.loads(json.dumps(data)) == data
+
+
+def test_a_snapshot_keeps_the_catalog_as_its_data_and_reads_back_the_same_state() -> None:
+    import dataclasses
+    import pickle
+    from pbem.games.emerald.data import _catalog
+    game = Game.new(3, seed="snapshot")
+    state = game.state
+    RULES.view(state, None)  # fills the state's cache of its public view: a cache, not kept in a snapshot
+    blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    back = pickle.loads(blob)
+    assert back == state and back.cat is state.cat  # the catalog comes back from the cache of catalogs
+    assert "_public_view" not in back.__dict__
+    assert pickle.loads(pickle.dumps(state.cat)) is _catalog(state.cat.source)
+    # a state read from an older snapshot, whose catalog kept every field but not its data, still pickles
+    older = dataclasses.replace(state.cat, source="")
+    assert pickle.loads(pickle.dumps(older)) == state.cat

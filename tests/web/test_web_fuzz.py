@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from werkzeug.routing import Rule
 
 from events.handling import Cause
+from pbem import muster, organisers
 from pbem.service import Player, Service
 from web.conftest import ANN, BEN
 
@@ -30,7 +31,7 @@ ANY_TEXT = st.one_of(st.sampled_from(DIGITISH), st.sampled_from(NEAR_MISSES), st
                      st.text(alphabet=st.characters(categories=["Nd", "No", "Cc", "Zs"]), max_size=12))
 QUERY = ["at", "turn", "as", "seq", "undone", "answer"]
 FORM = ["csrf", "seq", "text", "choice", "what", "hours", "reason", "request", "topic", "answer", "List-Unsubscribe",
-        "timezone"]
+        "timezone", "slot", "email", "name", "game", "player_name", "player_email", "turn_hours", "nonce"]
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ANY_TEXT,
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(ANY_TEXT, inner, max_size=3),
                     max_leaves=8)
@@ -56,6 +57,14 @@ class Setting:
                        links.make("organiser", self.game), links.undo(self.game, request, 1),
                        links.undo(self.game, request, 2), links.make("home", service.player_id(BEN.email)),
                        links.make("unsubscribe", f"{self.game}.1")]
+        assert service.notifier is not None  # a muster of the game's players: its organiser's and invitees' links
+        organisers.invite(service.store, service.notifier, "olive@example.org")
+        found = muster.open_muster(service, organiser="olive@example.org", organiser_name="Olive",
+                                   game_type="highdie", title="Highdie", players=[ANN, BEN, cat], options={},
+                                   data_override=None, days=7, cause=Cause("cli"))
+        self.tokens += [links.make("newgame", organisers.organiser_id("olive@example.org")),
+                        links.make("muster", found.muster_id)] + [
+            links.make("invite", f"{found.muster_id}.{i.slot}.{i.invitation}") for i in found.invitations]
         self.csrfs = [links.csrf(t) for t in self.tokens]
         self.request = request
 
@@ -76,7 +85,9 @@ def path_value(name: str, setting: Setting) -> st.SearchStrategy[str]:
 
 def field_value(name: str, setting: Setting) -> st.SearchStrategy[str]:
     valid = {"csrf": setting.csrfs, "seq": [setting.seq, "1"], "request": [setting.request],
-             "answer": ["approve", "refuse", "always", "never"], "what": ["pause", "extend", "undo-refuse"],
+             "answer": ["approve", "refuse", "always", "never", "accept", "decline"],
+             "what": ["pause", "extend", "undo-refuse", "replace", "cancel"], "slot": ["0", "1", "9"],
+             "email": ["dee@example.org", "ann@example.org"], "game": ["highdie", "nanty"],
              "hours": ["1", "0.5", "99999"], "text": ["bet 1", "pass", "undo"], "topic": ["highdie.contest"],
              "as": ["public", "all", "0", "5"], "timezone": ["Europe/Berlin", "UTC", "europe/berlin"]}.get(name, [])
     return st.one_of(st.sampled_from(valid), ANY_TEXT) if valid else ANY_TEXT
@@ -145,4 +156,4 @@ def test_every_route_answers_arbitrary_input_without_a_server_error_and_a_refusa
 
         one_route()
         checked.append(f"{method} {rule.rule}")
-    assert len(checked) >= 25 and "POST /organise/<token>" in checked and "POST /api/play/<token>" in checked
+    assert len(checked) >= 25 and "POST /organise/<token>" in checked and "POST /invitation/<token>" in checked and "POST /api/play/<token>" in checked

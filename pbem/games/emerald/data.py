@@ -11,7 +11,7 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -368,6 +368,14 @@ class Catalog:
     die: tuple[str, ...]
     assumed: tuple[str, ...]
     by_text: Mapping[str, tuple[int, ...]]
+    source: str = field(default="", repr=False, compare=False)  # the data as canonical JSON: what it was made of
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Pickled (in a snapshot) as the data it was made of: small, and read back from the cache of catalogs.
+        (One read from an older snapshot, which kept every field, is pickled field by field as before.)"""
+        if self.source:
+            return _catalog, (self.source,)
+        return super().__reduce_ex__(protocol)
 
     def starting_ids(self, seat: int) -> tuple[int, ...]:
         return tuple(cid for cid, c in self.cards.items() if c.kind == "start" and c.seat == seat)
@@ -418,6 +426,7 @@ def _catalog(data_json: str) -> Catalog:
         die=tuple(data["sanity_die"]["faces"]),
         assumed=tuple(data.get("assumed", ())),
         by_text={k: tuple(v) for k, v in by_text.items()},
+        source=data_json,
     )
 
 

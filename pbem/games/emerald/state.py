@@ -100,6 +100,12 @@ class State:
     end_reason: str = ""
     free_after_actions: bool = True     # option: free actions may follow the second action
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a snapshot keeps: the fields, without the cache of the public view."""
+        kept = dict(self.__dict__)
+        kept.pop("_public_view", None)
+        return kept
+
     # --- small readers -------------------------------------------------------------------
 
     @property

@@ -99,24 +99,47 @@ def _place(s: State, place: str) -> dict[str, Any]:
     return {"cubes": list(s.cube_list(place)), "blocked": place in s.blocking}
 
 
+def _static(cat: Catalog) -> dict[str, Any]:
+    """What the public view says that only the game's data decides: worked out once per catalog, read only."""
+    found = cat.__dict__.get("_static_view")
+    if found is None:
+        found = {
+            "cities": {cid: {"id": cid, "name": info["name"], "vp": info["vp"], "defence": info["defence"],
+                             "royal": {"name": info["royal"]["name"], "defence": info["royal"]["defence"],
+                                       "vp": info["royal"]["vp"]}}
+                       for cid, info in ((c, cat.city[c]) for c in cat.city_ids)},
+            "map": [{"cities": list(arms), "cost": cost} for arms, cost in cat.edges],
+            "vp_spaces": dict(cat.game["track_vp"]),
+            "assumed": list(cat.assumed),
+        }
+        object.__setattr__(cat, "_static_view", found)
+    return found
+
+
 def _public(s: State) -> dict[str, Any]:
     cat = s.cat
+    static = _static(cat)
+    on_board: dict[str, list[str]] = {}
+    for k, a in s.agents.items():
+        if a["where"] == "board":
+            on_board.setdefault(a["city"], []).append(k)
+    blocking = s.blocking
     cities = []
     for cid in cat.city_ids:
-        info = cat.city[cid]
+        fixed = static["cities"][cid]
         top = s.top(cid)
         royal = s.royal.get(cid)
+        place = f"city:{cid}"
         cities.append({
-            "id": cid, "name": info["name"], "vp": info["vp"], "defence": info["defence"],
-            "royal": {"name": info["royal"]["name"], "defence": info["royal"]["defence"], "vp": info["royal"]["vp"],
-                      "taken_by": royal[0] if royal else None, "how": royal[1] if royal else None},
+            **fixed,
+            "royal": {**fixed["royal"], "taken_by": royal[0] if royal else None, "how": royal[1] if royal else None},
             "owner": s.owner.get(cid), "bismarck": s.bismarck.get(cid), "destroyed": cid in s.destroyed,
-            **_place(s, f"city:{cid}"),
+            "cubes": list(s.cube_list(place)), "blocked": place in blocking,
             "top": ({**card_face(cat, top), **_place(s, f"card:{top}"),
                      "agent_on_card": str(top) in s.agents and s.agents[str(top)]["where"] == "card"}
                     if top is not None else None),
             "cards_left": len(s.stacks[cid]),
-            "agents": [_agent(s, k) for k in sorted(s.agents_in(cid))],
+            "agents": [_agent(s, k) for k in sorted(on_board.get(cid, ()))],
             "zombies": list(s.zombies[cid])})
     players = []
     for i, p in enumerate(s.players):
@@ -138,10 +161,10 @@ def _public(s: State) -> dict[str, Any]:
         "actions_done": s.actions_done, "actions": cat.game["actions"], "free_used": s.free_used,
         "tracks": {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
                    "revolution_max": s.revolution_max, "top_space": cat.game["track_top"],
-                   "vp_spaces": dict(cat.game["track_vp"])},
+                   "vp_spaces": static["vp_spaces"]},
         "victory_target": cat.game["victory_target"][str(s.n)],
         "cities": cities, "players": players,
-        "map": [{"cities": list(arms), "cost": cost} for arms, cost in cat.edges],
+        "map": static["map"],
         "permanent_effects_on_display": [{**card_face(cat, c), **_place(s, f"card:{c}")} for c in s.pe_display],
         "permanent_effects_left": len(s.pe_deck),
         "removed": [card_face(cat, c) for c in s.removed], "removed_face_down": s.removed_hidden,
@@ -152,7 +175,7 @@ def _public(s: State) -> dict[str, Any]:
         "blocking_discs_left": cat.game["blocking_discs"] - len(s.blocking),
         "asked": ({"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None),
         "end_reason": s.end_reason or None,
-        "assumed": list(cat.assumed),
+        "assumed": static["assumed"],
     }
 
 
@@ -182,14 +205,15 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         view["outcome"] = scoring.final_scores(s).to_json()
     if seat is not None and 0 <= seat < s.n:
         p = s.players[seat]
+        by_kind = scoring.breakdown(s, seat, p.side)
         view["you"] = {
             "seat": seat, "identity_card": p.identity, "side": p.side,
             "hand": [card_face(cat, c) for c in p.hand], "deck_size": len(p.deck),
             "discard": [card_face(cat, c) for c in p.discard],
             "double_agents": [{"agent": a, "name": cat.cards[a].name} for a in sorted(p.double_agents)],
             "seen": [{"seat": t, "side": side} for t, side in sorted(p.seen.items())],
-            "score_if_revealed": scoring.score(s, seat, p.side),
-            "vp_by_kind": scoring.breakdown(s, seat, p.side),
+            "score_if_revealed": sum(by_kind.values()),
+            "vp_by_kind": by_kind,
             "hand_limit": s.hand_limit(seat),
         }
         who = engine.acting(s)

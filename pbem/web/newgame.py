@@ -1,0 +1,131 @@
+"""Creating a game from the web: asking for a new-game link (open sign-up), and the new-game page behind one.
+
+The new-game page is behind a signed link (purpose ``newgame``) naming the organiser by id; under
+``organisers = "invited"`` only links the operator sent (``pbem organiser invite``) open it. Its form
+is checked whole (``pbem.organisers.check``): a bad address, too many players or a data file that does
+not fit gives the form back with one clear error and writes nothing. A good one opens a muster
+(``pbem.muster``) and goes on to its page.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from events.handling import Cause
+from pbem import muster, organisers
+from pbem.errors import ServiceError
+from pbem.web.common import PageError, check_csrf, decimal, links, read_token, service, settings
+
+bp = Blueprint("newgame", __name__, url_prefix="/new")
+
+MAX_ROWS = 6  # player rows on the form: the most any game seats (five), and a spare
+
+
+def games() -> list[dict[str, Any]]:
+    """The games offered, by title, with their player counts and their options in words."""
+    found = service().kernel.games
+    return [{"key": key, "title": rules.title, "min": rules.min_seats, "max": rules.max_seats,
+             "options": organisers.options_of(key)} for key, rules in sorted(found.items(), key=lambda kv: kv[1].title)]
+
+
+# ---- asking for a link ------------------------------------------------------------------------
+
+def signup_page(*, done: str = "", refusal: PageError | None = None, email: str = "") -> Any:
+    nonce = secrets.token_hex(8)
+    shown = render_template("web/signup.html", open=settings()["organisers"] == "open", done=done, refusal=refusal,
+                            nonce=nonce, csrf=links().csrf(f"signup.{nonce}"), email=email)
+    return (shown, refusal.status) if refusal is not None else shown
+
+
+@bp.get("")
+def signup() -> Any:
+    return signup_page()
+
+
+@bp.post("")
+def ask() -> Any:
+    if settings()["organisers"] != "open":
+        raise PageError(403, "By invitation", "Games on this server are created by invitation of its operator; "
+                        "ask them for a link. Nothing was sent.", "closed")
+    check_csrf(f"signup.{request.form.get('nonce', '')}", request.form.get("csrf"))
+    email = (request.form.get("email") or "").strip()[:254]
+    svc = service()
+    try:
+        if svc.notifier is None:
+            raise ServiceError("this server sends no mail")
+        organisers.signup(svc.store, svc.notifier, email)
+    except ServiceError as err:
+        return signup_page(refusal=PageError(400, "Not an address", str(err).capitalize() + ". Nothing was sent.",
+                                             "bad_field"), email=email)
+    return signup_page(done="If this address may create games here, a link to the new-game page is on its way to "
+                            "it. Mails go out within minutes; one address gets at most one link an hour.")
+
+
+# ---- the new-game page ------------------------------------------------------------------------
+
+def organiser(token: str) -> str:
+    """The address of the organiser whose new-game link this is (refused if they may not create games)."""
+    claims = read_token("newgame", token)
+    email = organisers.organiser_of(service().store, claims.subject, str(settings()["organisers"]))
+    if email is None:
+        raise PageError(403, "Link not valid", "This new-game link no longer opens the page: games on this server "
+                        "are created by invitation of its operator.", "not_invited")
+    return email
+
+
+def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
+              refusal: PageError | None = None) -> Any:
+    s = settings()
+    values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
+                      "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
+                      "options": {}}
+    shown = render_template("web/newgame.html", token=token, csrf=links().csrf(token), games=games(), form=values,
+                            refusal=refusal, days=float(s["invitation_days"]), musters=[
+                                {**m, "url": url_for("muster.organiser_page",
+                                                     token=links().make("muster", m["muster_id"]))}
+                                for m in muster.listing(service().store, email)[:20]])
+    return (shown, refusal.status) if refusal is not None else shown
+
+
+@bp.get("/<token>")
+def new(token: str) -> Any:
+    return form_page(token, organiser(token))
+
+
+@bp.post("/<token>")
+def create(token: str) -> Any:
+    email = organiser(token)
+    check_csrf(token, request.form.get("csrf"))
+    f = request.form
+    game = f.get("game", "")
+    names, addresses = f.getlist("player_name")[:MAX_ROWS], f.getlist("player_email")[:MAX_ROWS]
+    rows = [(n[:100], a[:300]) for n, a in zip(names, addresses)]
+    form = {"game": game, "name": (f.get("name") or "").strip()[:organisers.MAX_NAME],
+            "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
+            "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
+            "options": {k: v for k, v in f.items() if k.startswith("opt.")}}
+    try:
+        hours = {key: decimal(f.get(key), words, "a number of hours, like 48 or 1.5")
+                 for key, words in (("turn_hours", "The time for a turn"),
+                                    ("interrupt_hours", "The time for an out-of-turn decision"))}
+        upload = request.files.get("data")
+        raw = upload.read(organisers.MAX_OVERRIDE + 1) if upload is not None and upload.filename else None
+        chosen = {k.split(".", 2)[2]: v for k, v in f.items() if k.startswith(f"opt.{game}.")}
+        asked = organisers.check(service().kernel.games, game, [r for r in rows if r[0].strip() or r[1].strip()],
+                                 chosen, hours, raw)
+        found = muster.open_muster(service(), organiser=email, organiser_name=form["name"] or email.split("@")[0],
+                                   game_type=asked.game_type, title=asked.title, players=asked.players,
+                                   options=asked.options, data_override=asked.data_override,
+                                   days=float(settings()["invitation_days"]), cause=Cause("link", read_token("newgame", token).cause()))
+    except PageError as err:
+        err.message = err.message.replace(" Nothing was changed.", "")
+        return form_page(token, email, form=form, refusal=err)
+    except ServiceError as err:
+        return form_page(token, email, form=form, refusal=PageError(400, "Please correct this",
+                                                                     str(err)[:1].upper() + str(err)[1:] + ".",
+                                                                     "bad_field"))
+    return redirect(url_for("muster.organiser_page", token=links().make("muster", found.muster_id), created=1),
+                    303)
