@@ -16,6 +16,7 @@ from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
 from pbem.people import DEFAULT_ZONE, mail_settings, short_time, zone_of
 from pbem.presentation import short_name, turn_label
+from pbem.seat_events import TOLD_TYPES
 from pbem.talk import TALK_TYPES, is_talk
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ SUBJECTS = {
     "undone": "A move was taken back",
     "undo_request": "Take back a move? Your answer is asked",
     "undo_closed": "No move taken back",
+    "welcome": "Welcome: this seat is yours now",
 }
 
 
@@ -60,8 +62,9 @@ class Notifier:
     def organiser_url(self, game_id: str) -> str:
         return f"{self.base_url}/organise/{self.links.make('organiser', game_id)}"
 
-    def unsubscribe_url(self, game_id: str, seat: int) -> str:
-        return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}')}"
+    def unsubscribe_url(self, game_id: str, seat: int, seq: int = 0) -> str:
+        """The seq (the move it was made at) ends the link when the seat changes hands (``pbem.replacing``)."""
+        return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}.{seq}')}"
 
     def undo_url(self, game_id: str, request: str, seat: int) -> str:
         return f"{self.base_url}/undo/{self.links.undo(game_id, request, seat)}"
@@ -223,7 +226,7 @@ class Notifier:
         draft = {"template": kind, "context": context, "sender": self.sender, "subject": subject,
                  "to": address(str(player["name"]), str(player["email"])), "message_id": message_id,
                  "thread_root": root, "reply_to": context["reply_to"], "date": stamp,
-                 "unsubscribe_url": self.unsubscribe_url(game_id, seat)}
+                 "unsubscribe_url": self.unsubscribe_url(game_id, seat, state.seq)}
         return [
             mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
                      message_id=message_id, draft=draft, now=stamp),
@@ -311,7 +314,7 @@ class Notifier:
         lines = []
         for event in events:
             if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
-                                                                      *TALK_TYPES):
+                                                                      *TALK_TYPES, *TOLD_TYPES):
                 continue
             if event.type == "pbem.RandomDrawn":
                 continue

@@ -25,6 +25,7 @@ from pbem import muster
 from pbem.config import Settings
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem import seatlife
 from pbem.people import digests_due, next_digest
 from pbem.service import Service, ServiceError
 
@@ -117,6 +118,9 @@ class Jobs:
                         log.info("timed out seat %s of game %s", row["seat"], row["game_id"])
                 except (ActionError, ConcurrencyError) as err:  # the game moved on meanwhile: next run sees it
                     log.info("time-out of seat %s of game %s skipped: %s", row["seat"], row["game_id"], err)
+            changed, played = seatlife.tick(service, now)  # absences begun and ended; seats on autopilot answered
+            if changed or played:
+                log.info("%d absences begun or ended, %d moves played on autopilot", changed, played)
 
     def undo_requests(self, now: datetime | None = None) -> None:
         """Close the undo requests past their deadline: no answer counts as a refusal."""

@@ -17,6 +17,7 @@ HOME_PAGE = 30  # games on a page of the home page: those waiting for the player
 
 def render(token: str, player_id: str, *, status: int = 200, done: str = "", refusal: str = "",
            refused: str = "Unknown time zone") -> Any:
+    from pbem.web.seats import panel  # the seats' part of the page (it renders this page in turn)
     svc = service()
     total, waiting = svc.count_games_of(player_id)
     pages = max(1, -(-total // HOME_PAGE))
@@ -41,7 +42,8 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
     default = str(settings()["timezone"])
     shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
                             tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
-                            mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused)
+                            mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused,
+                            seats=panel(player_id))
     return shown, status
 
 

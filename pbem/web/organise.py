@@ -14,7 +14,8 @@ from flask import Blueprint, render_template, request
 
 from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
-from pbem import undo_requests
+from pbem import seatlife, undo_requests
+from pbem.autopilot import organiser_of
 from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
@@ -42,7 +43,8 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
-                            moves=undo_requests.moves(svc, state, found, None) if found else [])
+                            moves=undo_requests.moves(svc, state, found, None) if found else [],
+                            seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id))
     return (shown, refusal.status) if refusal is not None else shown
 
 
