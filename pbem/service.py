@@ -19,7 +19,7 @@ from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
 from pbem import deadlines, logbook, records, reliability, reminders, talk
 from pbem import replay as replay_module
-from pbem import undo_requests
+from pbem import undo_requests, webhooks
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
                            check_scheduled, waiting_for)
 from pbem.errors import GameDamaged, NotFound, ServiceError
@@ -61,6 +61,7 @@ def create_tables(store: SQLiteEventStore) -> None:
                                             "error": str}, pk="message_id")
     undo_requests.create_tables(store)
     create_mail_tables(store)
+    webhooks.create_tables(store)
     _READY.add(str(store.path.resolve()))
 
 
@@ -89,7 +90,7 @@ class Service:
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
-                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES)
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + webhooks.EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -298,6 +299,14 @@ class Service:
     def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
         """A message to the table or to chosen players, or a note (``pbem.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
+
+    def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
+                    **how: Any) -> webhooks.Added:
+        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.webhooks``)."""
+        return webhooks.add(self, owner, url, kind, policy, **how)
+
+    def remove_webhook(self, owner: tuple[str, str], webhook_id: str, **how: Any) -> CommandResult | None:
+        return webhooks.remove(self, owner, webhook_id, **how)
 
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
