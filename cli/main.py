@@ -16,6 +16,7 @@ from cli.common import setup_logging as _logging
 from cli.mail import mail
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.talk import COMMANDS as TALK_COMMANDS
+from cli.webhooks import webhook
 from events.handling import Cause, UndoRefused
 from pbem import config
 from pbem.delivery import UNDO_REQUEST_CLOSED
@@ -371,6 +372,7 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
 
 
 cli.add_command(mail)
+cli.add_command(webhook)
 
 
 @cli.command("demo")
