@@ -67,33 +67,48 @@ def headers_for(hook: Mapping[str, Any], post_id: str, body: bytes, now: float |
     return headers
 
 
-class _To(http.client.HTTPConnection):
-    """A connection to an address already resolved and checked (the Host header still names the host)."""
+def _connect(addresses: list[str], port: int, timeout: float) -> socket.socket:
+    """A connection to the first of the addresses that answers (each one already checked)."""
+    error: OSError = OSError("no address to connect to")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as err:
+            error = err
+    raise error
 
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
+
+class _To(http.client.HTTPConnection):
+    """A connection to addresses already resolved and checked (the Host header still names the host)."""
+
+    def __init__(self, host: str, port: int, addresses: list[str], timeout: float) -> None:
         super().__init__(host, port, timeout=timeout)
-        self.address = address
+        self.addresses = addresses
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = _connect(self.addresses, self.port, self.timeout)
 
 
 class _TlsTo(http.client.HTTPSConnection):
-    def __init__(self, host: str, port: int, address: str, timeout: float) -> None:
-        super().__init__(host, port, timeout=timeout, context=ssl.create_default_context())
-        self.address = address
+    """The same over TLS: the certificate is checked against the host's name (SNI), not the address."""
+
+    def __init__(self, host: str, port: int, addresses: list[str], timeout: float, context: ssl.SSLContext) -> None:
+        super().__init__(host, port, timeout=timeout, context=context)
+        self.addresses = addresses
 
     def connect(self) -> None:
-        sock = socket.create_connection((self.address, self.port), self.timeout)
+        sock = _connect(self.addresses, self.port, self.timeout)
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
 class Poster:
     """Posts webhook rows: ``timeout`` seconds for the connection and each read; loopback only if allowed."""
 
-    def __init__(self, timeout: float = 10.0, allow_loopback: bool = False) -> None:
+    def __init__(self, timeout: float = 10.0, allow_loopback: bool = False,
+                 context: ssl.SSLContext | None = None) -> None:
         self.timeout = timeout
         self.allow_loopback = allow_loopback
+        self.context = context  # the certificates trusted (default: the system's)
 
     @classmethod
     def of(cls, settings: Any) -> Poster:
@@ -105,8 +120,8 @@ class Poster:
             ip = ip.ipv4_mapped
         return ip.is_global or (self.allow_loopback and ip.is_loopback)
 
-    def resolve(self, host: str, port: int) -> str:
-        """The address to connect to; every address of the host must be allowed.
+    def resolve(self, host: str, port: int) -> list[str]:
+        """The addresses to connect to; every address of the host must be allowed.
 
         :raises PermanentFailure: the host resolves into a private network.
         """
@@ -114,11 +129,11 @@ class Poster:
             found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except socket.gaierror as err:
             raise OSError(f"{host} cannot be resolved now ({err.strerror})") from None
-        addresses = [str(info[4][0]) for info in found]
+        addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
         if not addresses or not all(self.allowed(a) for a in addresses):
             raise PermanentFailure(f"{host} resolves to an address this server does not post to "
                                    "(a private network or this machine)")
-        return addresses[0]
+        return addresses
 
     def post(self, store: SQLiteEventStore, row: Mapping[str, Any]) -> None:
         """Post one outbox row to its webhook; returns when the endpoint accepted it.
@@ -134,9 +149,12 @@ class Poster:
         parts = urlsplit(str(hook["url"]))
         host = parts.hostname or ""
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        address = self.resolve(host, port)
-        kind = _TlsTo if parts.scheme == "https" else _To
-        conn = kind(host, port, address, self.timeout)
+        addresses = self.resolve(host, port)
+        conn: http.client.HTTPConnection
+        if parts.scheme == "https":
+            conn = _TlsTo(host, port, addresses, self.timeout, self.context or ssl.create_default_context())
+        else:
+            conn = _To(host, port, addresses, self.timeout)
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         try:
             conn.request("POST", path, body=body, headers=headers_for(hook, str(row["id"]), body))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,6 +29,7 @@ class Receiver:
     posts: list[Received] = field(default_factory=list)
     answers: list[int] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    tls: ssl.SSLContext | None = None  # a server context: HTTPS
 
     def start(self) -> Receiver:
         receiver = self
@@ -49,6 +51,8 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        if self.tls is not None:
+            self.server.socket = self.tls.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 

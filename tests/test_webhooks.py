@@ -291,3 +291,40 @@ def test_an_ended_game_takes_no_webhook(service: Service, receiver: Receiver) ->
         state = service.load(game)
     with pytest.raises(webhooks.WebhookError, match="game is over"):
         service.add_webhook(("game", game), receiver.url(), None, OPEN, cause=CLI)
+
+
+def test_an_https_post_checks_the_certificate_against_the_host_s_name(service: Service, game: str,
+                                                                      tmp_path: Path) -> None:
+    import shutil
+    import ssl
+    import subprocess
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed: no certificate to serve HTTPS with")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True)
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(cert, key)
+    receiver = Receiver(free_port(), tls=server).start()
+    try:
+        service.add_webhook(("player", ANN.email), f"https://localhost:{receiver.port}/tls", "json", OPEN,
+                            cause=CLI)
+        start = datetime.now(timezone.utc)
+        report = send(service, tmp_path, start, Poster(timeout=2, allow_loopback=True))  # the system's CAs only
+        assert report.retried == 1 and "CERTIFICATE_VERIFY_FAILED" in str(posts(service)[0]["last_error"])
+        trusting = Poster(timeout=2, allow_loopback=True, context=ssl.create_default_context(cafile=str(cert)))
+        assert send(service, tmp_path, start + timedelta(seconds=60), trusting).sent == 1
+        assert [p.path for p in receiver.posts] == ["/tls"] and receiver.posts[0].headers["host"].startswith(
+            "localhost")
+    finally:
+        receiver.stop()
+
+
+def test_a_host_that_resolves_to_this_machine_is_refused_at_post_time(service: Service, game: str,
+                                                                      receiver: Receiver, tmp_path: Path) -> None:
+    service.add_webhook(("player", ANN.email), f"http://localhost:{receiver.port}/x", "json", OPEN, cause=CLI)
+    receiver.start()
+    report = send(service, tmp_path, poster=Poster(timeout=2, allow_loopback=False))  # the operator turned it off
+    assert report.failed == 1 and "does not post to" in str(posts(service)[0]["last_error"])
+    assert not receiver.posts

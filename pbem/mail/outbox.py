@@ -19,7 +19,8 @@ def create_tables(store: SQLiteEventStore) -> None:
         "message_id": str, "draft": str, "message": str, "status": str, "attempts": int, "due_at": str,
         "created_at": str, "sent_at": str, "last_error": str, **CLAIM_COLUMNS,
         "channel": str,  # mail (or NULL: rows written before webhooks), or webhook (``pbem.webhooks``)
-    }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at")])
+    }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at"),
+                       ("to_addr", "status")])  # a webhook's posts (``webhook:ID``) waiting and failed
     # sender: the claim's owner that made the attempt (host:pid:run), to tell senders apart
     store.ensure_table("mail_attempts", {"outbox_id": str, "attempt": int, "at": str, "ok": int, "error": str,
                                          "sender": str}, pk=("outbox_id", "attempt"))
