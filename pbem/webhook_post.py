@@ -1,9 +1,10 @@
 """Posting a webhook's row of the outbox: one HTTPS POST, signed for generic endpoints, with a timeout.
 
 The sender (``pbem.mail.dispatch``) claims the row, calls ``Poster.post`` and records the outcome as for a mail:
-a 2xx answer is sent; a 429, a 5xx, a timeout or a connection that fails is retried with the mail's backoff; any
-other answer (a 4xx: the webhook was deleted or its address is wrong; a redirect, which is not followed) fails
-for good at once (``PermanentFailure``), listed by ``pbem mail status`` and ``pbem webhook list``.
+a 2xx answer is sent; a 429 (no sooner than its ``Retry-After`` seconds, up to an hour), a 5xx, a timeout or a
+connection that fails is retried with the mail's backoff; any other answer (a 4xx: the webhook was deleted or its
+address is wrong; a redirect, which is not followed) fails for good at once (``PermanentFailure``), listed by
+``pbem mail status`` and ``pbem webhook list``.
 
 The host is resolved before each post and the connection made to the address checked, so a name that resolves
 into a private network (or, unless ``webhook_loopback`` allows it, to this machine) is refused: a webhook must
@@ -39,6 +40,23 @@ from pbem.webhooks import find
 
 USER_AGENT = "pbem-webhook/1"
 TOLERANCE_SECONDS = 300
+MAX_RETRY_AFTER = 3600.0  # the longest wait a 429's Retry-After may ask for; the backoff applies if longer
+
+
+class Busy(OSError):
+    """The endpoint asked to come back later (429): retried, no sooner than ``retry_after`` seconds."""
+
+    def __init__(self, message: str, retry_after: float = 0.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def retry_after(value: str | None) -> float:
+    """A Retry-After header's seconds (a number; a date is not read), capped at ``MAX_RETRY_AFTER``."""
+    try:
+        return min(max(float(str(value).strip()), 0.0), MAX_RETRY_AFTER)
+    except ValueError:
+        return 0.0
 
 
 def signature(secret: str, timestamp: int | str, body: bytes) -> str:
@@ -159,15 +177,17 @@ class Poster:
         try:
             conn.request("POST", path, body=body, headers=headers_for(hook, str(row["id"]), body))
             response = conn.getresponse()
-            status, reason = response.status, response.reason
+            status, reason, later = response.status, response.reason, response.getheader("Retry-After")
             said = response.read(300).decode("utf-8", "replace").strip()
         finally:
             conn.close()
         if 200 <= status < 300:
             return
         what = f"{host} answered {status} {reason}" + (f": {said[:200]}" if said else "")
-        if status == 429 or status >= 500:
-            raise OSError(what)  # busy or broken for now: retried with backoff
+        if status == 429:
+            raise Busy(what, retry_after(later))  # retried with backoff, and not before it asked
+        if status >= 500:
+            raise OSError(what)  # broken for now: retried with backoff
         if 300 <= status < 400:
             raise PermanentFailure(what + " (a redirect: webhooks are not redirected; give the final address)")
         raise PermanentFailure(what)

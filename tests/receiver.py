@@ -27,7 +27,7 @@ class Receiver:
 
     port: int
     posts: list[Received] = field(default_factory=list)
-    answers: list[int] = field(default_factory=list)
+    answers: list[int | tuple[int, dict[str, str]]] = field(default_factory=list)  # (status, headers)
     server: ThreadingHTTPServer | None = None
     tls: ssl.SSLContext | None = None  # a server context: HTTPS
 
@@ -38,11 +38,14 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
-                status = receiver.answers.pop(0) if receiver.answers else 204
+                answer = receiver.answers.pop(0) if receiver.answers else 204
+                status, extra = answer if isinstance(answer, tuple) else (answer, {})
                 if status < 300:
                     receiver.posts.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()},
                                                    body))
                 self.send_response(status)
+                for name, value in extra.items():
+                    self.send_header(name, value)
                 self.send_header("Content-Length", "2")
                 self.end_headers()
                 self.wfile.write(b"ok")

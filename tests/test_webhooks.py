@@ -328,3 +328,16 @@ def test_a_host_that_resolves_to_this_machine_is_refused_at_post_time(service: S
     report = send(service, tmp_path, poster=Poster(timeout=2, allow_loopback=False))  # the operator turned it off
     assert report.failed == 1 and "does not post to" in str(posts(service)[0]["last_error"])
     assert not receiver.posts
+
+
+def test_a_busy_endpoint_is_asked_again_no_sooner_than_its_retry_after(service: Service, game: str,
+                                                                       receiver: Receiver, tmp_path: Path) -> None:
+    service.add_webhook(("player", ANN.email), receiver.url("/later"), "json", OPEN, cause=CLI)
+    receiver.answers = [(429, {"Retry-After": "120"})]
+    receiver.start()
+    start = datetime.now(timezone.utc)
+    assert send(service, tmp_path, start).retried == 1
+    assert str(posts(service)[0]["due_at"]) >= (start + timedelta(seconds=120)).isoformat(timespec="microseconds")
+    assert send(service, tmp_path, start + timedelta(seconds=60)).sent == 0  # the backoff alone would be 10 s
+    assert send(service, tmp_path, start + timedelta(seconds=121)).sent == 1
+    assert [p.path for p in receiver.posts] == ["/later"]

@@ -120,6 +120,7 @@ class _Run:
         permanent = False
         message = None
         webhook = row.get("channel") == WEBHOOK_CHANNEL
+        wait = 0.0
         try:
             message = None if webhook else message_of(row)
         except Exception as err:  # a template that cannot render: retrying will not help; the operator must see it
@@ -134,8 +135,9 @@ class _Run:
             error, permanent = str(err), True
         except Exception as err:  # any transport trouble is retried: the row must not be lost
             error = f"{type(err).__name__}: {err}"
+            wait = max(wait, float(getattr(err, "retry_after", 0) or 0))  # a webhook's 429 may say how long
         at = self.now or _now()
-        retry_at = at + timedelta(seconds=self.retry_seconds * 2 ** (attempt - 1))
+        retry_at = at + timedelta(seconds=max(wait, self.retry_seconds * 2 ** (attempt - 1)))
         values: list[Any]
         if error is None:
             # the body is not written again: the draft stays (until the retention period), the rendered copy goes
