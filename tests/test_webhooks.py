@@ -16,8 +16,10 @@ from events.handling import Cause
 from pbem import webhooks
 from pbem.errors import NotFound
 from pbem.mail.dispatch import dispatch, status
+from pbem.mail.outbox import draft_of
 from pbem.mail.transport import FileTransport
 from pbem.service import Service
+from pbem.talk import Talk
 from pbem.webhook_post import Poster, signature, verify
 from receiver import Receiver
 
@@ -122,7 +124,7 @@ def test_discord_and_slack_get_short_text_in_their_own_shape_and_mention_nobody(
     service.add_webhook(("player", BEN.email), receiver.url("/discord"), "discord", OPEN, cause=CLI)
     service.add_webhook(("player", BEN.email), receiver.url("/slack"), "slack", OPEN, cause=CLI)
     receiver.start()
-    service.say(game, 0, webhooks_talk("@everyone <!channel> look at Ben's <b>move</b> & more", (1,)), cause=CLI)
+    service.say(game, 0, Talk("say", "@everyone <!channel> look at Ben's <b>move</b> & more", (1,)), cause=CLI)
     play(service, game, 2)
     send(service, tmp_path)
     discord = [p.json for p in receiver.posts if p.path == "/discord"]
@@ -137,11 +139,6 @@ def test_discord_and_slack_get_short_text_in_their_own_shape_and_mention_nobody(
     slack_said = next(s["text"] for s in slack if "everyone" in s["text"])
     assert "&lt;!channel&gt;" in slack_said and "&lt;b&gt;move&lt;/b&gt; &amp; more" in slack_said
     assert "<!channel>" not in slack_said
-
-
-def webhooks_talk(text: str, to: tuple[int, ...] | None):  # type: ignore[no-untyped-def]
-    from pbem.talk import Talk
-    return Talk("say", text, to)
 
 
 def test_a_refusal_for_good_fails_at_once_and_a_busy_or_broken_endpoint_is_retried(service: Service, game: str,
@@ -341,3 +338,39 @@ def test_a_busy_endpoint_is_asked_again_no_sooner_than_its_retry_after(service: 
     assert send(service, tmp_path, start + timedelta(seconds=60)).sent == 0  # the backoff alone would be 10 s
     assert send(service, tmp_path, start + timedelta(seconds=121)).sent == 1
     assert [p.path for p in receiver.posts] == ["/later"]
+
+
+def texts(service: Service, hook_id: str) -> list[str]:
+    rows = service.store.query("SELECT * FROM outbox WHERE to_addr = ? ORDER BY created_at", (f"webhook:{hook_id}",))
+    return [json.loads(draft_of(r)["body"])["text"] for r in rows]
+
+
+def test_a_player_s_webhook_says_what_their_mails_say_and_carries_no_link_that_acts(service: Service, game: str,
+                                                                                    receiver: Receiver) -> None:
+    ann = service.add_webhook(("player", ANN.email), receiver.url("/ann"), "json", OPEN, cause=CLI).webhook["id"]
+    ben = service.add_webhook(("player", BEN.email), receiver.url("/ben"), "json", OPEN, cause=CLI).webhook["id"]
+    table = service.add_webhook(("game", game), receiver.url("/t"), "json", OPEN, cause=CLI).webhook["id"]
+    service.say(game, 2, Talk("say", "Ann, the vampire card is mine, ssh", (0,)), cause=CLI)
+    play(service, game, 4)
+    ann_said = "\n".join(texts(service, ann))
+    assert "Cy to Ann: \u201cAnn, the vampire card is mine, ssh\u201d" in ann_said  # her private message
+    assert "Now: " in ann_said and "Due " in ann_said  # her decision and its deadline
+    for other in (ben, table):
+        said = "\n".join(texts(service, other))
+        assert "vampire" not in said and "Cy sent a private message to Ann" in said
+    # a reminder and the daily digest are posted like their mails
+    waiting = service.show(game)["waiting_for"][0]["seat"]
+    who = [ANN, BEN, CY][waiting]
+    hook = {0: ann, 1: ben}.get(waiting) or service.add_webhook(("player", who.email), receiver.url("/cy"), "json",
+                                                                OPEN, cause=CLI).webhook["id"]
+    service.remind_due(datetime.now(timezone.utc) + timedelta(days=2.9))
+    assert service.write_reminders() == 1
+    assert texts(service, hook)[-1].startswith(f"[Emerald \u00b7 {game}] Reminder: your turn")
+    assert service.notifier is not None
+    player = service.store.query("SELECT * FROM players WHERE email = ?", (who.email,))[0]
+    digest = [r for r in service.notifier.digest(service, player, datetime.now(timezone.utc))
+              if r.values.get("channel") == "webhook"]
+    assert len(digest) == 1 and "your turn, due" in json.loads(draft_of(digest[0].values)["body"])["text"]
+    everything = "\n".join(t for h in (ann, ben, table, hook) for t in texts(service, h))
+    assert "/play/" not in everything and "/home/" not in everything and "/undo/" not in everything
+    assert f"/games/{game}" in everything
