@@ -128,10 +128,11 @@ class Notifier:
                    deadlines: Mapping[int, Mapping[str, Any]]) -> list[Row]:
         """The posts to the game's webhooks, if the command is news for the table (``pbem.webhooks``)."""
         rules = service.kernel.rules(after)
-        due = {seat: deadlines.get(seat, {}).get("due_at") or service.deadline_of(after.game_id, seat)
-               for seat in prompts}
-        return webhooks.game_posts(service.store, after, events, title=rules.title, prompts=prompts, deadlines=due,
+        return webhooks.game_posts(service.store, after, events, title=rules.title, prompts=prompts,
+                                   due=lambda seat: (deadlines.get(seat, {}).get("due_at")
+                                                     or service.deadline_of(after.game_id, seat)),
                                    base_url=self.base_url,
+                                   label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
                                    describe_event=lambda e, seat, ended, names: service.describe_event(
                                        rules, e, seat, ended, names))
 

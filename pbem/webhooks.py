@@ -383,16 +383,21 @@ def for_mail(store: SQLiteEventStore, draft: Mapping[str, Any], *, email: str, g
 
 
 def game_posts(store: SQLiteEventStore, state: GameState[Any], events: Sequence[Event], *, title: str,
-               prompts: Mapping[int, Any], deadlines: Mapping[int, str | None], base_url: str,
+               prompts: Mapping[int, Any], due: Callable[[int], str | None], base_url: str,
+               label: Callable[[], str | None],
                describe_event: Callable[[Event, int | None, bool, list[str]], str]) -> list[Row]:
     """The posts of a command to the game's webhooks, if it is news for the table: what the public log says
-    happened since each webhook's last post, who the game waits for (the kind of decision), the result."""
+    happened since each webhook's last post, who the game waits for (the kind of decision), the result.
+
+    ``due`` gives a seat's deadline and ``label`` the turn in words: asked only when the game has webhooks.
+    """
     if not any(e.type in NEWS for e in events):
         return []
     hooks = store.query("SELECT * FROM webhooks WHERE owner_kind = 'game' AND owner = ? AND removed_at IS NULL",
                         (state.game_id,))
     if not hooks:
         return []
+    where = None if state.ended else label()  # the turn in words (from the public view), once there are hooks
     since = min(int(h["last_seq"] or 0) for h in hooks)
     history = {e.seq: e for e in store.read(state.game_id, since)}
     history.update({e.seq: e for e in events if e.seq > since})
@@ -410,7 +415,7 @@ def game_posts(store: SQLiteEventStore, state: GameState[Any], events: Sequence[
                 continue
             text = describe_event(event, None, state.ended, names)
             lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
-        head = f"{title} {state.game_id}, event {state.seq}"
+        head = f"{title} {state.game_id}" + (f" ({where})" if where else "")
         out = [head] + lines[-SINCE_LINES:]
         if state.ended:
             winners = [names[int(w)] for w in (state.outcome or {}).get("winners", []) if 0 <= int(w) < len(names)]
@@ -418,9 +423,9 @@ def game_posts(store: SQLiteEventStore, state: GameState[Any], events: Sequence[
                                       if winners else "."))
         else:
             for seat, prompt in sorted(prompts.items()):
-                due = deadlines.get(seat)
+                by = due(seat)
                 out.append(f"Waiting for {names[seat]} ({public_prompt(prompt.kind)})"
-                           + (f", due {utc(due)}." if due else "."))
+                           + (f", due {utc(by)}." if by else "."))
         link = _game_link(base_url, state.game_id)
         if link:
             out.append(link)
