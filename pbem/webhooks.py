@@ -135,6 +135,8 @@ def check_url(url: Any, kind: str | None = None, *, allow_loopback: bool = False
         raise WebhookError("that is not a web address; give one like https://example.org/hook") from None
     if parts.scheme not in ("https", "http") or not host:
         raise WebhookError("a webhook address starts with https:// and names a host")
+    if not host.isascii():
+        raise WebhookError("give the host in its ASCII form (an international name as xn--...)")
     if parts.username is not None or parts.password is not None:
         raise WebhookError("a webhook address may not hold a user name or password (user:pass@)")
     if parts.fragment:
@@ -216,7 +218,11 @@ def _room(store: SQLiteEventStore, owner_kind: str, owner: str, policy: Policy) 
     count = store.query("SELECT count(*) AS n FROM webhooks WHERE owner_kind = ? AND owner = ? AND removed_at IS NULL",
                         (owner_kind, owner))[0]["n"]
     if int(count) >= policy.limit:
-        raise WebhookError(f"at most {policy.limit} webhook{'s' if policy.limit != 1 else ''} each; remove one first")
+        raise full(policy)
+
+
+def full(policy: Policy) -> WebhookError:
+    return WebhookError(f"at most {policy.limit} webhook{'s' if policy.limit != 1 else ''} each; remove one first")
 
 
 def add_for_player(store: SQLiteEventStore, email: str, url: Any, kind: str | None, policy: Policy,
@@ -234,7 +240,7 @@ def add_for_player(store: SQLiteEventStore, email: str, url: Any, kind: str | No
         count = conn.execute("SELECT count(*) FROM webhooks WHERE owner_kind = 'player' AND owner = ? "
                              "AND removed_at IS NULL", (email,)).fetchone()[0]
         if int(count) >= policy.limit:
-            raise WebhookError(f"at most {policy.limit} webhooks each; remove one first")
+            raise full(policy)
         write_row(conn, Row(WEBHOOKS, row))
         write_row(conn, post_row(row, greeting, seat=None))
     return Added(shown(row), row["secret"])

@@ -214,6 +214,7 @@ BAD = [
     ("https://[::1]/hook", "own machine"),
     ("https://localhost/hook", "own machine"),
     ("https://intranet/hook", "full name"),
+    ("https://b\u00fccher.example/hook", "ASCII form"),
     ("https://example.org/" + "x" * 2000, "at most 2000"),
 ]
 
