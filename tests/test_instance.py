@@ -39,6 +39,9 @@ ARGS: dict[str, list[str]] = {
     "pbem mail status": [],
     "pbem mail send": [],
     "pbem mail retry": [],
+    "pbem webhook add": ["https://example.org/hook", "--game", "3f9a1c22d0"],
+    "pbem webhook list": ["--player", "a@example.org"],
+    "pbem webhook remove": ["5c0e2a9b41d7", "--game", "3f9a1c22d0"],
 }
 
 
