@@ -268,7 +268,8 @@ def test_a_game_webhook_is_a_public_event_that_names_its_host_and_never_its_addr
     added = service.add_webhook(("game", game), url, "json", OPEN, cause=CLI)
     service.remove_webhook(("game", game), added.webhook["id"], cause=CLI)
     lines = [e["text"] for e in service.log(game, BEN.email) if e["type"].startswith("pbem.Webhook")]
-    assert lines == ["the organiser added a JSON webhook (127.0.0.1)", "the organiser removed a JSON webhook (127.0.0.1)"]
+    assert lines == ["the organiser added a JSON webhook (127.0.0.1)",
+                     "the organiser removed a JSON webhook (127.0.0.1)"]
     assert service.log(game)[-1]["visibility"] == "public"
     everything = "\n".join(service.export(game, with_secrets=True)) + json.dumps(service.log(game))
     assert "secret-path-token" not in everything and added.secret not in everything
