@@ -19,8 +19,11 @@ from pbem.web import create_app
 from pbem.webhook_post import Poster, verify
 from receiver import Receiver
 from web.conftest import SECRET
-from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser, browser  # noqa: F401  (the fixture)
+from web import test_browser
+from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser
 from web.test_browser_pages import check_page
+
+browser = test_browser.browser  # the fixture: Chromium through chromedriver
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
                                 reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
@@ -52,7 +55,7 @@ def add(browser: Browser, url: str, kind: str = "") -> None:
 
 
 def test_a_player_and_the_organiser_add_webhooks_from_their_pages(server: tuple[str, Any],
-                                                                 browser: Browser,  # noqa: F811
+                                                                 browser: Browser,
                                                                  tmp_path: Path) -> None:
     base, app = server
     shots = Path(os.environ.get("PBEM_SCREENSHOTS", tmp_path / "screenshots"))
