@@ -19,6 +19,7 @@ from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.seats import COMMANDS as SEAT_COMMANDS
 from cli.seats import seat_lines, seat_options
 from cli.talk import COMMANDS as TALK_COMMANDS
+from cli.webhooks import webhook
 from events.handling import Cause, UndoRefused
 from pbem import config
 from pbem.delivery import UNDO_REQUEST_CLOSED
@@ -386,6 +387,7 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
 cli.add_command(mail)
 for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
+cli.add_command(webhook)
 
 
 @cli.command("demo")

@@ -11,7 +11,7 @@ from events.rules import Rules
 from events.replay import undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
-from pbem import away, records, replacing, seat_events, talk
+from pbem import away, records, replacing, seat_events, talk, webhooks
 from pbem.delivery import describe_delivery
 
 SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
@@ -85,6 +85,8 @@ def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: boo
         return talk.describe(event, seat, ended, names)
     if event.type in SEAT_TYPES:
         return seat_events.describe(event, names)
+    if event.type in webhooks.WEBHOOK_TYPES:
+        return webhooks.describe(event)
     if event.type.startswith("pbem."):
         return describe_delivery(event, names)
     return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],

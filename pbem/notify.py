@@ -9,7 +9,7 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import undo_requests
+from pbem import undo_requests, webhooks
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
@@ -125,7 +125,19 @@ class Notifier:
                                  deadline=deadlines.get(seat, {}).get("due_at"), extra=extra)
         if asked:  # a move that lapsed a request, or the undo that an approval applied
             rows += self.undo_request_mails(service, after, events, players)
-        return rows
+        return rows + self.game_posts(service, after, events, prompts, deadlines)
+
+    def game_posts(self, service: Service, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
+                   deadlines: Mapping[int, Mapping[str, Any]]) -> list[Row]:
+        """The posts to the game's webhooks, if the command is news for the table (``pbem.webhooks``)."""
+        rules = service.kernel.rules(after)
+        return webhooks.game_posts(service.store, after, events, title=rules.title, prompts=prompts,
+                                   due=lambda seat: (deadlines.get(seat, {}).get("due_at")
+                                                     or service.deadline_of(after.game_id, seat)),
+                                   base_url=self.base_url,
+                                   label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
+                                   describe_event=lambda e, seat, ended, names: service.describe_event(
+                                       rules, e, seat, ended, names))
 
     def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
                            players: list[dict[str, Any]]) -> list[Row]:
@@ -231,7 +243,8 @@ class Notifier:
             mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
                      message_id=message_id, draft=draft, now=stamp),
             Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
-        ]
+        ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,
+                              kind=kind, base_url=self.base_url)
 
     def digest(self, service: Service, player: Mapping[str, Any], now: datetime) -> list[Row]:
         """A player's daily digest: every game where it is their move, with its deadline and current link.
@@ -263,7 +276,8 @@ class Notifier:
                  "reply_to": None, "date": stamp, "unsubscribe_url": None, "list": ("Your daily digest", "digest"),
                  "settings_url": context["home_url"] + "#mail-h"}
         return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
-                         message_id=message_id, draft=draft, now=stamp)]
+                         message_id=message_id, draft=draft, now=stamp)] + webhooks.for_mail(
+            service.store, draft, email=email, game_id=None, seat=None, kind="digest", base_url=self.base_url)
 
     @staticmethod
     def subject(kind: str, state: GameState[Any], title: str, view: Any, prompt: Any, deadline: str | None,

@@ -28,6 +28,7 @@ from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem import seatlife
 from pbem.people import digests_due, next_digest
 from pbem.service import Service, ServiceError
+from pbem.webhook_post import Poster
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,9 @@ class Jobs:
                 report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
                                   max_attempts=int(self.settings["mail_max_attempts"]),
                                   retry_seconds=float(self.settings["mail_retry_seconds"]),
-                                  lease_seconds=lease_for(float(self.settings["smtp_timeout"])))
+                                  lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                              float(self.settings["webhook_timeout"]))),
+                                  poster=Poster.of(self.settings))
             finally:
                 sender.close()
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))

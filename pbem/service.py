@@ -19,7 +19,7 @@ from events.store import Row, SQLiteEventStore
 from pbem import config as config_module
 from pbem import deadlines, logbook, muster, organisers, records, reliability, reminders, talk
 from pbem import replay as replay_module
-from pbem import seatlife, undo_requests
+from pbem import seatlife, undo_requests, webhooks
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
                            waiting_for)
 from pbem.errors import GameDamaged, NotFound, ServiceError
@@ -65,6 +65,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     organisers.create_tables(store)
     seatlife.create_tables(store)
     create_mail_tables(store)
+    webhooks.create_tables(store)
     _READY.add(str(store.path.resolve()))
 
 
@@ -94,7 +95,7 @@ class Service:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
                              extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES
-                             + seatlife.SEAT_EVENT_TYPES)
+                             + seatlife.SEAT_EVENT_TYPES + webhooks.EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -324,6 +325,16 @@ class Service:
                 expected_seq: int | None = None) -> CommandResult:
         """Give a seat to another player (``pbem.replacing``): the old holder's links stop working."""
         return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
+
+    # ---- webhooks (pbem/webhooks.py) ----------------------------------------------------------
+
+    def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
+                    **how: Any) -> webhooks.Added:
+        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.webhooks``)."""
+        return webhooks.add(self, owner, url, kind, policy, **how)
+
+    def remove_webhook(self, owner: tuple[str, str], webhook_id: str, **how: Any) -> CommandResult | None:
+        return webhooks.remove(self, owner, webhook_id, **how)
 
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)

@@ -48,6 +48,9 @@ ARGS: dict[str, list[str]] = {
     "pbem muster list": [],
     "pbem muster show": ["muster-3f9a1c22d0"],
     "pbem muster cancel": ["muster-3f9a1c22d0"],
+    "pbem webhook add": ["https://example.org/hook", "--game", "3f9a1c22d0"],
+    "pbem webhook list": ["--player", "a@example.org"],
+    "pbem webhook remove": ["5c0e2a9b41d7", "--game", "3f9a1c22d0"],
 }
 
 
