@@ -17,7 +17,10 @@ from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
+from cli.seats import COMMANDS as SEAT_COMMANDS
+from cli.seats import seat_lines, seat_options
 from cli.talk import COMMANDS as TALK_COMMANDS
+from cli.webhooks import webhook
 from events.handling import Cause, UndoRefused
 from pbem import config
 from pbem.delivery import UNDO_REQUEST_CLOSED
@@ -55,7 +58,7 @@ def game() -> None:
     """Create, play, inspect and verify games."""
 
 
-for _command in PROOF_COMMANDS + TALK_COMMANDS:
+for _command in PROOF_COMMANDS + TALK_COMMANDS + SEAT_COMMANDS:
     game.add_command(_command)
 for _command in DB_COMMANDS:
     cli.add_command(_command)
@@ -82,9 +85,15 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--option", "options", multiple=True, help="Game option KEY=VALUE (VALUE read as JSON if it can be).")
 @click.option("--data", "data_file", type=click.File("r", encoding="utf-8"), default=None,
               help="A data override file (JSON) with corrected card or board values.")
+@click.option("--organiser", default=None, help="The organiser's email: asked to find substitutes.")
+@click.option("--vacation", default=None, help="What an absence does: pause, run or allowance:DAYS "
+                                               "(default allowance:14).")
+@click.option("--autopilot-after", type=int, default=None,
+              help="Missed deadlines in a row that put a seat on autopilot (default 3; 0: never).")
 @click.pass_context
 def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
-             options: tuple[str, ...], data_file: Any) -> None:
+             options: tuple[str, ...], data_file: Any, organiser: str | None, vacation: str | None,
+             autopilot_after: int | None) -> None:
     """Create a game and print its id.
 
     Example: pbem game new emerald --player 'Alice <alice@example.org>' --player bob@example.org
@@ -94,8 +103,10 @@ def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed:
             override = json.load(data_file) if data_file else None
         except json.JSONDecodeError as err:
             raise click.ClickException(f"{data_file.name} is not JSON: {err}") from None
+        chosen = {**_key_value(options), **seat_options(vacation, autopilot_after)}
         result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
-                                     options=_key_value(options), data_override=override)
+                                     options=chosen, data_override=override,
+                                     organiser=Player.parse(organiser).email if organiser else None)
         click.echo(result.after.game_id)
 
 
@@ -136,6 +147,8 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
             return
         click.echo(f"{shown['title']} - game {game_id} - move {shown['seq']} - {shown['status']}")
         click.echo("seats: " + ", ".join(f"{s['seat']}: {s['name']}" for s in shown["seats"]))
+        for line in seat_lines(service, game_id):  # the organiser, absences, autopilot
+            click.echo(line)
         if shown["waiting_for"]:
             click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
         asked = shown["undo_request"]
@@ -378,6 +391,7 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
 cli.add_command(mail)
 for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
+cli.add_command(webhook)
 
 
 @cli.command("demo")

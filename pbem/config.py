@@ -68,6 +68,12 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                               "link by mail at /new; one mail an hour per address)."),
     "invitation_days": (7.0, "Days a player has to accept or decline an invitation to a game; then the scheduler "
                              "marks it expired and tells the organiser."),
+    "webhook_limit": (3, "Webhooks a game (its organiser) or a player may have at once."),
+    "webhook_timeout": (10, "Seconds before posting to a webhook gives up (connecting, and each read); a post that "
+                            "times out is retried like a mail."),
+    "webhook_loopback": (False, "Allow webhooks to this machine (http:// or https:// to 127.0.0.1, ::1 or "
+                                "localhost): for tests and development only. Other webhooks must be https:// to "
+                                "a public address."),
     "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
 }
 

@@ -11,8 +11,10 @@ from events.rules import Rules
 from events.replay import undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
-from pbem import records, talk
+from pbem import away, records, replacing, seat_events, talk, webhooks
 from pbem.delivery import describe_delivery
+
+SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -21,7 +23,7 @@ SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers 
 
 
 def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
-        upto_seq: int | None = None) -> list[dict[str, Any]]:
+        upto_seq: int | None = None, holder_since: int | None = None) -> list[dict[str, Any]]:
     """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader at ``seat`` may see them,
     with a line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
     the end marks exactly what the whole log would)."""
@@ -37,13 +39,21 @@ def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
     names = [s.name for s in state.config.seats]
     salt_seed = service.kernel.seed(game_id) if state.salted else None
     lines = []
+    # a private note's words and a kept reason are their writer's, not the seat's: a player who took the seat over
+    # reads neither of their predecessor's
+    since = holder_since if holder_since is not None else (
+        replacing.since_seq(service.store, game_id, seat) if seat is not None else 0)
     for event in events:
         record = records.redact(event, seat, state.ended, salt_seed)
         record["text"] = describe_event(rules, event, seat, state.ended, names)
-        if event.type == talk.NOTE_KEPT:  # the writer reads their own words (kept apart from the log)
+        if event.type == talk.NOTE_KEPT and event.seq >= since:  # the writer reads their own words (kept apart from the log)
             mine = talk.note_text(service, game_id, seat, event)
             if mine is not None:
                 record["text"] = talk.describe(event, seat, state.ended, names, mine)
+        if event.type == seat_events.ABSENCE_DECLARED and event.seq >= since:  # the absent player reads the reason they kept
+            kept = away.reason_of(service.store, game_id, seat, event)
+            if kept is not None:
+                record["text"] = seat_events.describe(event, names, seat, kept)
         record["undone"] = event.seq in skipped
         lines.append(record)
     return lines
@@ -73,6 +83,10 @@ def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: boo
         return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
     if event.type in talk.TALK_TYPES:
         return talk.describe(event, seat, ended, names)
+    if event.type in SEAT_TYPES:
+        return seat_events.describe(event, names)
+    if event.type in webhooks.WEBHOOK_TYPES:
+        return webhooks.describe(event)
     if event.type.startswith("pbem."):
         return describe_delivery(event, names)
     return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],

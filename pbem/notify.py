@@ -9,13 +9,14 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import undo_requests
+from pbem import undo_requests, webhooks
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
 from pbem.people import DEFAULT_ZONE, mail_settings, short_time, zone_of
 from pbem.presentation import short_name, turn_label
+from pbem.seat_events import TOLD_TYPES
 from pbem.talk import TALK_TYPES, is_talk
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ SUBJECTS = {
     "undone": "A move was taken back",
     "undo_request": "Take back a move? Your answer is asked",
     "undo_closed": "No move taken back",
+    "welcome": "Welcome: this seat is yours now",
 }
 
 
@@ -60,8 +62,9 @@ class Notifier:
     def organiser_url(self, game_id: str) -> str:
         return f"{self.base_url}/organise/{self.links.make('organiser', game_id)}"
 
-    def unsubscribe_url(self, game_id: str, seat: int) -> str:
-        return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}')}"
+    def unsubscribe_url(self, game_id: str, seat: int, seq: int = 0) -> str:
+        """The seq (the move it was made at) ends the link when the seat changes hands (``pbem.replacing``)."""
+        return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}.{seq}')}"
 
     def undo_url(self, game_id: str, request: str, seat: int) -> str:
         return f"{self.base_url}/undo/{self.links.undo(game_id, request, seat)}"
@@ -122,7 +125,19 @@ class Notifier:
                                  deadline=deadlines.get(seat, {}).get("due_at"), extra=extra)
         if asked:  # a move that lapsed a request, or the undo that an approval applied
             rows += self.undo_request_mails(service, after, events, players)
-        return rows
+        return rows + self.game_posts(service, after, events, prompts, deadlines)
+
+    def game_posts(self, service: Service, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
+                   deadlines: Mapping[int, Mapping[str, Any]]) -> list[Row]:
+        """The posts to the game's webhooks, if the command is news for the table (``pbem.webhooks``)."""
+        rules = service.kernel.rules(after)
+        return webhooks.game_posts(service.store, after, events, title=rules.title, prompts=prompts,
+                                   due=lambda seat: (deadlines.get(seat, {}).get("due_at")
+                                                     or service.deadline_of(after.game_id, seat)),
+                                   base_url=self.base_url,
+                                   label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
+                                   describe_event=lambda e, seat, ended, names: service.describe_event(
+                                       rules, e, seat, ended, names))
 
     def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
                            players: list[dict[str, Any]]) -> list[Row]:
@@ -223,12 +238,13 @@ class Notifier:
         draft = {"template": kind, "context": context, "sender": self.sender, "subject": subject,
                  "to": address(str(player["name"]), str(player["email"])), "message_id": message_id,
                  "thread_root": root, "reply_to": context["reply_to"], "date": stamp,
-                 "unsubscribe_url": self.unsubscribe_url(game_id, seat)}
+                 "unsubscribe_url": self.unsubscribe_url(game_id, seat, state.seq)}
         return [
             mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
                      message_id=message_id, draft=draft, now=stamp),
             Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
-        ]
+        ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,
+                              kind=kind, base_url=self.base_url)
 
     def digest(self, service: Service, player: Mapping[str, Any], now: datetime) -> list[Row]:
         """A player's daily digest: every game where it is their move, with its deadline and current link.
@@ -260,7 +276,8 @@ class Notifier:
                  "reply_to": None, "date": stamp, "unsubscribe_url": None, "list": ("Your daily digest", "digest"),
                  "settings_url": context["home_url"] + "#mail-h"}
         return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
-                         message_id=message_id, draft=draft, now=stamp)]
+                         message_id=message_id, draft=draft, now=stamp)] + webhooks.for_mail(
+            service.store, draft, email=email, game_id=None, seat=None, kind="digest", base_url=self.base_url)
 
     @staticmethod
     def subject(kind: str, state: GameState[Any], title: str, view: Any, prompt: Any, deadline: str | None,
@@ -311,7 +328,7 @@ class Notifier:
         lines = []
         for event in events:
             if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
-                                                                      *TALK_TYPES):
+                                                                      *TALK_TYPES, *TOLD_TYPES):
                 continue
             if event.type == "pbem.RandomDrawn":
                 continue

@@ -30,8 +30,10 @@ from pbem import muster
 from pbem.config import Settings, is_postgres
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem import seatlife
 from pbem.people import digests_due, next_digest
 from pbem.service import Service, ServiceError
+from pbem.webhook_post import Poster
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +132,9 @@ class Jobs:
                 report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
                                   max_attempts=int(self.settings["mail_max_attempts"]),
                                   retry_seconds=float(self.settings["mail_retry_seconds"]),
-                                  lease_seconds=lease_for(float(self.settings["smtp_timeout"])))
+                                  lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                              float(self.settings["webhook_timeout"]))),
+                                  poster=Poster.of(self.settings))
             finally:
                 sender.close()
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
@@ -154,6 +158,9 @@ class Jobs:
                         log.info("timed out seat %s of game %s", row["seat"], row["game_id"])
                 except (ActionError, ConcurrencyError) as err:  # the game moved on meanwhile: next run sees it
                     log.info("time-out of seat %s of game %s skipped: %s", row["seat"], row["game_id"], err)
+            changed, played = seatlife.tick(service, now)  # absences begun and ended; seats on autopilot answered
+            if changed or played:
+                log.info("%d absences begun or ended, %d moves played on autopilot", changed, played)
 
     def undo_requests(self, now: datetime | None = None) -> None:
         """Close the undo requests past their deadline: no answer counts as a refusal."""

@@ -19,9 +19,9 @@ from events.store import Row
 from pbem import config as config_module
 from pbem import deadlines, logbook, muster, organisers, records, reliability, reminders, talk
 from pbem import replay as replay_module
-from pbem import undo_requests
+from pbem import seatlife, undo_requests, webhooks
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
-                           check_scheduled, waiting_for)
+                           waiting_for)
 from pbem.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
@@ -64,7 +64,9 @@ def create_tables(store: Store) -> None:
     undo_requests.create_tables(store)
     muster.create_tables(store)
     organisers.create_tables(store)
+    seatlife.create_tables(store)
     create_mail_tables(store)
+    webhooks.create_tables(store)
     _READY.add(store.name)
 
 
@@ -93,7 +95,8 @@ class Service:
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
-                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES)
+                             extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES
+                             + seatlife.SEAT_EVENT_TYPES + webhooks.EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -126,12 +129,13 @@ class Service:
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted; the close of an undo request that a move overtook."""
-        return self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
+        return (self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
+                + seatlife.follow(self, after, events))
 
     def deadlines_for(self, before: GameState[Any] | None, after: GameState[Any],
                       events: list[Event]) -> list[NewEvent]:
         """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
-        return deadlines.issued(self, before, after, events)
+        return seatlife.adjust(self.store, after.game_id, deadlines.issued(self, before, after, events))
 
     def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
              players: list[dict[str, Any]] | None = None) -> list[Row]:
@@ -161,7 +165,7 @@ class Service:
             if event.type == STANDING_ORDER_SET:
                 rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
-        rows += undo_requests.rows(game_id, events)
+        rows += undo_requests.rows(game_id, events) + seatlife.rows(self, after, events)
         if self.notifier is not None and players:
             rows += self.notifier.for_command(self, before, after, events, players)
         return rows
@@ -214,6 +218,7 @@ class Service:
             cause = Cause(cause.via, cause.detail, command)
         else:
             action = command
+        seatlife.check_may_act(self.store, game_id, seat)
         result = self.kernel.execute(game_id, seat, action, cause=cause, expected_seq=expected_seq, hooks=self,
                                      state=state)
         self.apply_standing_orders(game_id)
@@ -307,6 +312,32 @@ class Service:
     def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
         """A message to the table or to chosen players, or a note (``pbem.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
+
+    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/seatlife.py) -------------
+
+    def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
+                        share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
+        """Declare an absence of the seat's player; the game's vacation policy says what it does."""
+        return seatlife.away.declare(self, game_id, seat, starts, until, reason, share, cause=cause, now=now)
+
+    def seat_command(self, game_id: str, seat: int, what: str, *, cause: Cause) -> CommandResult:
+        """A player's ``back`` (from an absence), ``take-back`` (off autopilot) or ``resign``."""
+        return seatlife.seat_command(self, game_id, seat, what, cause=cause)
+
+    def replace(self, game_id: str, seat: int, player: Player, *, cause: Cause,
+                expected_seq: int | None = None) -> CommandResult:
+        """Give a seat to another player (``pbem.replacing``): the old holder's links stop working."""
+        return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
+
+    # ---- webhooks (pbem/webhooks.py) ----------------------------------------------------------
+
+    def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
+                    **how: Any) -> webhooks.Added:
+        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.webhooks``)."""
+        return webhooks.add(self, owner, url, kind, policy, **how)
+
+    def remove_webhook(self, owner: tuple[str, str], webhook_id: str, **how: Any) -> CommandResult | None:
+        return webhooks.remove(self, owner, webhook_id, **how)
 
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
@@ -490,7 +521,7 @@ class Service:
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
-                            witnesses=witnesses, command_check=check_scheduled)
+                            witnesses=witnesses, command_check=seatlife.check_command)
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
         """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader``.

@@ -14,7 +14,9 @@ from kernelgame import EVENT_TYPES as TEST_GAME_TYPES
 from pbem.config import SETTINGS
 from pbem.delivery import DELIVERY_EVENT_TYPES
 from pbem.muster import MUSTER_EVENT_TYPES
+from pbem.seat_events import SEAT_EVENT_TYPES
 from pbem.talk import TALK_EVENT_TYPES
+from pbem.webhooks import EVENT_TYPES as WEBHOOK_EVENT_TYPES
 from pbem.games import all_games
 
 ROOT = Path(__file__).parent.parent
@@ -66,7 +68,8 @@ def test_every_setting_is_documented() -> None:
 
 def test_every_event_type_is_documented() -> None:
     text = "\n".join(p.read_text(encoding="utf-8") for p in DOCS.glob("*.md"))
-    names = [t.name for t in KERNEL_EVENT_TYPES + DELIVERY_EVENT_TYPES + TALK_EVENT_TYPES + MUSTER_EVENT_TYPES]
+    names = [t.name for t in KERNEL_EVENT_TYPES + DELIVERY_EVENT_TYPES + TALK_EVENT_TYPES + MUSTER_EVENT_TYPES
+             + SEAT_EVENT_TYPES + WEBHOOK_EVENT_TYPES]
     names += [t.name for t in TEST_GAME_TYPES]
     for rules in all_games().values():
         names += [t.name for t in rules.event_types]

@@ -21,6 +21,11 @@ ARGS: dict[str, list[str]] = {
     "pbem game legal": ["3f9a1c22d0", "--as", "a@example.org"],
     "pbem game act": ["3f9a1c22d0", "pass", "--as", "a@example.org"],
     "pbem game say": ["3f9a1c22d0", "hello", "--as", "a@example.org"],
+    "pbem game away": ["3f9a1c22d0", "2026-12-01", "2026-12-08", "--as", "a@example.org"],
+    "pbem game back": ["3f9a1c22d0", "--as", "a@example.org"],
+    "pbem game take-back": ["3f9a1c22d0", "--as", "a@example.org"],
+    "pbem game resign": ["3f9a1c22d0", "--as", "a@example.org"],
+    "pbem game replace": ["3f9a1c22d0", "1", "c@example.org"],
     "pbem game undo": ["3f9a1c22d0", "--as", "a@example.org"],
     "pbem game undo-answer": ["3f9a1c22d0", "5be2c0a1d4", "approve", "--as", "a@example.org"],
     "pbem game log": ["3f9a1c22d0"],
@@ -43,6 +48,9 @@ ARGS: dict[str, list[str]] = {
     "pbem muster list": [],
     "pbem muster show": ["muster-3f9a1c22d0"],
     "pbem muster cancel": ["muster-3f9a1c22d0"],
+    "pbem webhook add": ["https://example.org/hook", "--game", "3f9a1c22d0"],
+    "pbem webhook list": ["--player", "a@example.org"],
+    "pbem webhook remove": ["5c0e2a9b41d7", "--game", "3f9a1c22d0"],
     "pbem db copy": ["--to", "elsewhere.sqlite3"],
 }
 

@@ -1,9 +1,11 @@
 """Nothing a reader may not know reaches them on any channel, in seeded random games of every game.
 
 At every move, for every seat and the spectator: the game as shown (view, ``waiting_for``, the prompt),
-every mail composed for them (subject, text and HTML); every few moves also the log (with its deadline
+every mail composed for them (subject, text and HTML), every post to their webhook (the spectator's: the game's,
+which also posts only the public log's lines); every few moves also the log (with its deadline
 reasons), the replay, the web pages and the JSON API. Each game's probe (``tests/leaks``) names what the
-reader may not know at that moment; none of it may appear. Records before the end are refused on the web.
+reader may not know at that moment, and private messages sent during the game name words only their two
+players may read; none of it may appear. Records before the end are refused on the web.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pbem.mail.render import environment
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.leaks import PROBES, Secrets
+from tests.leaks.webhooks import HookReader, Whispers, add_hooks
 from pbem.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve")]
@@ -96,9 +99,9 @@ def data(value: Any) -> tuple[str, Any]:
     return json.dumps(value), value
 
 
-def scan(channels: Channels, secrets: Secrets, who: str, seq: int) -> None:
+def scan(channels: Channels, secrets: Secrets, who: str, seq: int, words: list[str] = []) -> None:
     for channel, (text, value) in channels.items():
-        leaked = secrets.find(text, value)
+        leaked = secrets.find(text, value) + [w for w in words if w in text]
         assert not leaked, f"{who} reads {leaked} in the {channel} at event {seq}"
 
 
@@ -109,20 +112,29 @@ def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: S
     game_id = service.create_game(game_type, PLAYERS[:seats], seed=f"leaks-{seed}").after.game_id
     readers = [Reader(service, client, links, game_id, seat) for seat in [None, *range(seats)]]
     probes = [PROBES[game_type](reader.seat) for reader in readers]
+    # the game's webhook reads as the spectator, each player's as its player (tests/leaks/webhooks.py)
+    hooks = {seat: HookReader(service, hook)
+             for seat, hook in add_hooks(service, game_id, [p.email for p in PLAYERS[:seats]]).items()}
     pick, read = random.Random(seed), 0
+    whispers = Whispers(random.Random(seed))
     for move in range(100_000):
         state = service.load(game_id)
         if state.ended:
             break
+        if whispers.maybe_say(service, game_id, seats, move):  # a private message: only its two players read it
+            state = service.load(game_id)
         events = service.store.read(game_id, read)
         read = state.seq
         slow = move < SOON or move % EVERY == 0
         for reader, probe in zip(readers, probes):
             secrets = probe(state, events)
-            channels = {**reader.shown(), **reader.mails()}
+            channels = {**reader.shown(), **reader.mails(), **hooks[reader.seat].posts()}
             if slow:
                 channels.update(reader.everything_else())
-            scan(channels, secrets, "the spectator" if reader.seat is None else PLAYERS[reader.seat].name, state.seq)
+            scan(channels, secrets, "the spectator" if reader.seat is None else PLAYERS[reader.seat].name, state.seq,
+                 whispers.hidden_from(reader.seat))
+        if slow:
+            hooks[None].check_public(game_id)
         if slow:
             assert client.get(f"/games/{game_id}/record.jsonl").status_code in (403, 404)
         rules = service.kernel.rules(state)

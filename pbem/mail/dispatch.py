@@ -1,5 +1,8 @@
 """Sending the outbox: due rows in order, retries with exponential backoff, every attempt recorded.
 
+The outbox holds mails and webhook posts (``channel``): both are claimed, retried and recorded here alike; a
+mail goes to the transport, a post to the ``Poster``.
+
 Each row is claimed before it is sent (``pbem.claims``): several senders at once (the worker and a
 ``pbem mail send``, or two workers by mistake) never send the same row, so with live senders a mail
 goes out exactly once. Delivery across a crash is at least once: a sender killed between the
@@ -25,6 +28,8 @@ from events.store import SQLiteEventStore
 from pbem.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
 from pbem.mail.outbox import OUTBOX, message_of
 from pbem.mail.transport import PermanentFailure, Transport
+from pbem.webhook_post import Poster
+from pbem.webhooks import CHANNEL as WEBHOOK_CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +73,15 @@ def sender_store(store: Any) -> Any:
 
 def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_attempts: int,
              retry_seconds: float, batch: int = 200, now: datetime | None = None,
-             lease_seconds: float = lease_for(30), owner: str | None = None) -> DispatchReport:
+             lease_seconds: float = lease_for(30), owner: str | None = None,
+             poster: Poster | None = None) -> DispatchReport:
     """Claim and send the due rows of the outbox, each at most once in this run; returns what happened.
 
-    ``owner`` names this sender in its claims (default: a new one, unique to the run).
+    ``owner`` names this sender in its claims (default: a new one, unique to the run). Webhook rows are posted
+    by ``poster`` (default: ``Poster()``, which posts to no address on this machine).
     """
-    run = _Run(store, transport, sender, owner or new_owner(), max_attempts, retry_seconds, lease_seconds, now)
+    run = _Run(store, transport, sender, owner or new_owner(), max_attempts, retry_seconds, lease_seconds, now,
+               poster)
     tried: set[str] = set()
     try:
         claimed = claim_due(store, OUTBOX, run.owner, lease_seconds=lease_seconds, limit=1, now=now)
@@ -102,6 +110,7 @@ class _Run:
     retry_seconds: float
     lease_seconds: float
     now: datetime | None
+    poster: Poster | None = None
     report: DispatchReport = field(default_factory=DispatchReport)
 
     def send(self, row: dict[str, Any], claim_next: bool) -> list[dict[str, Any]]:
@@ -110,20 +119,25 @@ class _Run:
         error: str | None = None
         permanent = False
         message = None
+        webhook = row.get("channel") == WEBHOOK_CHANNEL
+        wait = 0.0
         try:
-            message = message_of(row)
+            message = None if webhook else message_of(row)
         except Exception as err:  # a template that cannot render: retrying will not help; the operator must see it
             error, permanent = f"cannot render the mail: {type(err).__name__}: {err}", True
             log.exception("mail %s cannot be rendered", row["id"])
         try:
-            if message is not None:
+            if webhook:  # a webhook's post (``pbem.webhook_post``): the same claim, retries and backoff as a mail
+                (self.poster or Poster()).post(self.store, row)
+            elif message is not None:
                 self.transport.send(self.sender, row["to_addr"], message, row["id"])
         except PermanentFailure as err:
             error, permanent = str(err), True
         except Exception as err:  # any transport trouble is retried: the row must not be lost
             error = f"{type(err).__name__}: {err}"
+            wait = max(wait, float(getattr(err, "retry_after", 0) or 0))  # a webhook's 429 may say how long
         at = self.now or _now()
-        retry_at = at + timedelta(seconds=self.retry_seconds * 2 ** (attempt - 1))
+        retry_at = at + timedelta(seconds=max(wait, self.retry_seconds * 2 ** (attempt - 1)))
         values: list[Any]
         if error is None:
             # the body is not written again: the draft stays (until the retention period), the rendered copy goes

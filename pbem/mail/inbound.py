@@ -22,8 +22,9 @@ from pathlib import Path
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import Row, write_row
-from pbem import talk
+from pbem import seatlife, talk
 from pbem.links import LinkError
+from pbem.replacing import link_refusal
 from pbem.service import Service, ServiceError
 
 MAX_COMMANDS = 20
@@ -182,6 +183,9 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
         claims = service.notifier.links.read_play(reply.token)
     except LinkError as err:
         raise UnknownReply(str(err)) from None
+    refused = link_refusal(service.store, claims.game_id, claims.seat, claims.seq)
+    if refused:  # the seat has another player now: nothing is applied, and nobody is mailed
+        raise UnknownReply(refused)
     seen = service.store.query("SELECT applied FROM inbound_messages WHERE message_id = ?",
                                (reply.message_id,)) if reply.message_id else []
     if seen:  # the same message delivered twice: it was read once already
@@ -197,6 +201,11 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     for text in reply.commands:
         detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender, "received_at": received}
         try:
+            mine = seatlife.parse_line(text)  # away ..., back, take back my seat, resign
+            if mine is not None:
+                seatlife.apply_line(service, claims.game_id, claims.seat, mine, cause=Cause("mail", detail))
+                applied.append(text)
+                continue
             said = talk.parse_line(text, names, claims.seat)  # say ..., tell NAME: ..., note ..., seal ...
             if said is not None:
                 service.say(claims.game_id, claims.seat, said, cause=Cause("mail", detail))

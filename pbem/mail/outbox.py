@@ -1,4 +1,4 @@
-"""The outbox: every mail is a row written in the transaction of the command that caused it."""
+"""The outbox: every mail (and webhook post) is a row written in the transaction of the command that caused it."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ def create_tables(store: SQLiteEventStore) -> None:
         "id": str, "game_id": str, "seat": int, "to_addr": str, "kind": str, "subject": str,
         "message_id": str, "draft": bytes, "message": str, "status": str, "attempts": int, "due_at": str,
         "created_at": str, "sent_at": str, "last_error": str, **CLAIM_COLUMNS,
-    }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at")])
+        "channel": str,  # mail (or NULL: rows written before webhooks), or webhook (``pbem.webhooks``)
+    }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at"),
+                       ("to_addr", "status")])  # a webhook's posts (``webhook:ID``) waiting and failed
     # sender: the claim's owner that made the attempt (host:pid:run), to tell senders apart
     store.ensure_table("mail_attempts", {"outbox_id": str, "attempt": int, "at": str, "ok": int, "error": str,
                                          "sender": str}, pk=("outbox_id", "attempt"))
@@ -28,7 +30,7 @@ def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, 
              draft: Mapping[str, Any], now: str) -> Row:
     """A pending mail: its draft is rendered into the message when it is sent (``message_of``)."""
     values: dict[str, Any] = {
-        "id": uuid.uuid4().hex, "game_id": game_id, "seat": seat, "to_addr": to_addr, "kind": kind,
+        "id": uuid.uuid4().hex, "channel": "mail", "game_id": game_id, "seat": seat, "to_addr": to_addr, "kind": kind,
         "subject": subject, "message_id": message_id, "draft": pack(draft),
         "message": None, "status": "pending",
         "attempts": 0, "due_at": now, "created_at": now, "sent_at": None, "last_error": None,

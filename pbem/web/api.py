@@ -16,9 +16,11 @@ from flask import Blueprint, jsonify, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem import talk
+from pbem import talk, webhooks
+from pbem.errors import NotFound
 from pbem.service import ServiceError
-from pbem.web.common import PageError, action_refused, check_game, command_text, links, read_play, service
+from pbem.web.common import (PageError, action_refused, check_game, command_text, links, read_play, read_token,
+                             service, settings)
 from pbem.web.play import stale_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -171,3 +173,65 @@ def invitation(token: str) -> Any:
     mine = found.invitations[place]  # the place's current invitee: the link's holder only if not replaced since
     you = {**shown["invitations"][place], "email": mine.email} if mine.invitation == sent else None
     return jsonify({**shown, "invitations": [i for i in shown["invitations"] if i["slot"] != place], "you": you})
+# ---- webhooks (pbem.webhooks): a player's, through their play link; a game's, through the organiser's link ----
+
+
+def json_object(allowed: set[str]) -> dict[str, Any]:
+    data = request.get_data(cache=False)
+    if not plain_json():
+        raise bad("send JSON with Content-Type: application/json", 415, "unsupported_media_type")
+    try:
+        body = json.loads(data or b"{}")
+    except (ValueError, RecursionError):
+        raise bad("the body is not valid JSON") from None
+    if not isinstance(body, dict) or set(body) - allowed:
+        raise bad(f"the body must be a JSON object with only {', '.join(sorted(allowed))}")
+    return body
+
+
+def hook_owner(kind: str, token: str) -> tuple[tuple[str, str], dict[str, Any]]:
+    """The webhooks' owner a link names: ``("player", email)`` for a play link, ``("game", id)`` for the organiser's."""
+    if kind == "play":
+        seat = read_play(token)
+        return ("player", seat.email), seat.claims.cause()
+    claims = read_token("organiser", token)
+    check_game(claims.subject)
+    return ("game", claims.subject), claims.cause()
+
+
+@bp.get("/<any(play, organise):kind>/<token>/webhooks")
+def list_webhooks(kind: str, token: str) -> Any:
+    """The webhooks in use: id, kind, host (never the address), posts waiting and failed."""
+    owner, _ = hook_owner(kind, token)
+    return jsonify({"webhooks": webhooks.owned(service().store, *owner)})
+
+
+@bp.post("/<any(play, organise):kind>/<token>/webhooks")
+def add_webhook(kind: str, token: str) -> Any:
+    """``{"url": "https://...", "kind": "discord" | "slack" | "json" | null, "seq": N}``: 201 with the webhook and,
+    for a json webhook, its signing secret (this once)."""
+    owner, detail = hook_owner(kind, token)
+    body = json_object({"url", "kind", "seq"})
+    chosen, seq = body.get("kind"), body.get("seq")
+    if not isinstance(body.get("url"), str) or (chosen is not None and not isinstance(chosen, str)):
+        raise bad('"url" must be a string, and "kind" discord, slack, json or null')
+    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+        raise bad('"seq" must be a whole number: the event the organiser saw last')
+    try:
+        added = service().add_webhook(owner, body["url"], chosen, webhooks.Policy.of(settings()),
+                                      cause=Cause("api", detail), expected_seq=seq)
+    except (StaleCommand, ConcurrencyError):
+        raise PageError(409, "Moved on", "the game moved on since that seq; read it again", "stale") from None
+    except ServiceError as err:
+        raise bad(str(err), 404 if isinstance(err, NotFound) else 400, "bad_webhook") from None
+    return jsonify({"webhook": added.webhook, "secret": added.secret}), 201
+
+
+@bp.delete("/<any(play, organise):kind>/<token>/webhooks/<webhook_id>")
+def remove_webhook(kind: str, token: str, webhook_id: str) -> Any:
+    owner, detail = hook_owner(kind, token)
+    try:
+        service().remove_webhook(owner, webhook_id, cause=Cause("api", detail))
+    except ServiceError as err:
+        raise bad(str(err), 404 if isinstance(err, NotFound) else 400, "not_found") from None
+    return jsonify({"removed": webhook_id})

@@ -16,6 +16,7 @@ from pbem import config
 from pbem.muster import is_muster
 from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
 from pbem.people import zone_of
+from pbem.replacing import link_refusal
 from pbem.service import Service, ServiceError
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
@@ -183,6 +184,9 @@ def read_play(token: str) -> Seat:
     found = [p for p in service().players(claims.game_id) if p["seat"] == claims.seat]
     if not found:
         raise PageError(404, "No such seat", f"Game {claims.game_id} has no seat {claims.seat}.", "unknown_seat")
+    refused = link_refusal(service().store, claims.game_id, claims.seat, claims.seq)
+    if refused:
+        raise PageError(403, "Link no longer yours", sentence(refused), "seat_replaced")
     seq = service().store.last(claims.game_id)[0]
     return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), seq,
                 service().kernel.moved_on(claims.game_id, claims.seq, seq))

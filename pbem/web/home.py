@@ -6,7 +6,9 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
-from pbem import reliability
+from events.handling import Cause
+from pbem import reliability, webhooks
+from pbem.errors import NotFound
 from pbem.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
@@ -16,7 +18,8 @@ HOME_PAGE = 30  # games on a page of the home page: those waiting for the player
 
 
 def render(token: str, player_id: str, *, status: int = 200, done: str = "", refusal: str = "",
-           refused: str = "Unknown time zone") -> Any:
+           refused: str = "Unknown time zone", secret: str | None = None) -> Any:
+    from pbem.web.seats import panel  # the seats' part of the page (it renders this page in turn)
     svc = service()
     total, waiting = svc.count_games_of(player_id)
     pages = max(1, -(-total // HOME_PAGE))
@@ -41,7 +44,11 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
     default = str(settings()["timezone"])
     shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
                             tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
-                            mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused)
+                            mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused,
+                            seats=panel(player_id),
+                            hooks=webhooks.owned(svc.store, "player", str(emails[0]["email"])) if emails else [],
+                            hook_for="player", hook_secret=secret, hook_add=url_for("home.add_webhook", token=token),
+                            hook_remove=url_for("home.remove_webhook", token=token))
     return shown, status
 
 
@@ -81,3 +88,39 @@ def mail(token: str) -> Any:
                         "set. Nothing was changed.", "unknown_player") from None
     said = "a mail for every decision" if chosen.mode == "every" else "one digest a day of the games waiting for you"
     return render(token, claims.subject, done=f"You now get {said}, receipts {'on' if chosen.receipts else 'off'}.")
+
+
+def _player(token: str) -> tuple[str, str]:
+    """The player of a home link, and their address (a POST: the CSRF token checked)."""
+    claims = read_token("home", token)
+    check_csrf(token, request.form.get("csrf"))
+    emails = service().store.query("SELECT email FROM players WHERE player_id = ?", (claims.subject,))
+    if not emails:
+        raise PageError(404, "No such player", "This server has no games of yours, so there is nothing to post. "
+                        "Nothing was changed.", "unknown_player")
+    return claims.subject, str(emails[0]["email"])
+
+
+@bp.post("/<token>/webhooks")
+def add_webhook(token: str) -> Any:
+    """Add a webhook: the player's news is posted there too (``pbem.webhooks``)."""
+    player_id, email = _player(token)
+    try:
+        added = service().add_webhook(("player", email), request.form.get("url", ""), request.form.get("kind") or None,
+                                      webhooks.Policy.of(settings()), cause=Cause("link"))
+    except webhooks.WebhookError as err:
+        return render(token, player_id, status=400, refusal=f"{err}.", refused="Webhook not added")
+    hook = added.webhook
+    return render(token, player_id, secret=added.secret,
+                  done=f"Your news is now posted to the {webhooks.KIND_NAMES[hook['kind']]} webhook at {hook['host']} "
+                       "too; a first post says so.")
+
+
+@bp.post("/<token>/webhooks/remove")
+def remove_webhook(token: str) -> Any:
+    player_id, email = _player(token)
+    try:
+        service().remove_webhook(("player", email), request.form.get("webhook", ""), cause=Cause("link"))
+    except NotFound as err:
+        return render(token, player_id, status=404, refusal=f"{err}.", refused="No such webhook")
+    return render(token, player_id, done="The webhook is removed: nothing more is posted to it.")

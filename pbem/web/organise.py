@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
-from pbem import undo_requests
+from pbem import seatlife, undo_requests, webhooks
+from pbem.autopilot import organiser_of
 from pbem.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
-                             read_token, service)
+                             read_token, service, settings)
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 
@@ -29,7 +30,7 @@ def game_of(token: str) -> tuple[str, dict[str, Any]]:
     return claims.subject, claims.cause()
 
 
-def page(token: str, game_id: str, done: str = "", refusal: PageError | None = None) -> Any:
+def page(token: str, game_id: str, done: str = "", refusal: PageError | None = None, secret: str | None = None) -> Any:
     svc = service()
     row = svc.store.query("SELECT status, paused_at, last_seq FROM games WHERE game_id = ?", (game_id,))[0]
     deadlines = svc.store.query("SELECT d.seat, s.name, d.kind, d.due_at, d.reminders_sent FROM deadlines d "
@@ -42,7 +43,11 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
-                            moves=undo_requests.moves(svc, state, found, None) if found else [])
+                            moves=undo_requests.moves(svc, state, found, None) if found else [],
+                            seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id),
+                            hooks=webhooks.owned(svc.store, "game", game_id), hook_for="game", hook_secret=secret,
+                            hook_add=url_for("organise.add_webhook", token=token),
+                            hook_remove=url_for("organise.remove_webhook", token=token))
     return (shown, refusal.status) if refusal is not None else shown
 
 
@@ -93,3 +98,36 @@ def act(token: str) -> Any:
     except ServiceError as err:
         raise PageError(409, "Not possible now", str(err), "refused") from None
     return page(token, game_id, done)
+
+
+@bp.post("/<token>/webhooks")
+def add_webhook(token: str) -> Any:
+    """Add a webhook to the game: its public news is posted there too (``pbem.webhooks``); an event of the game."""
+    game_id, detail = game_of(token)
+    check_csrf(token, request.form.get("csrf"))
+    seq = posted_seq()
+    try:
+        added = service().add_webhook(("game", game_id), request.form.get("url", ""), request.form.get("kind") or None,
+                                      webhooks.Policy.of(settings()), cause=Cause("link", detail), expected_seq=seq)
+    except (StaleCommand, ConcurrencyError):
+        return page(token, game_id, refusal=moved_on_meanwhile())
+    except ServiceError as err:
+        return page(token, game_id, refusal=PageError(400, "Webhook not added", f"{err}. Nothing was changed."))
+    hook = added.webhook
+    return page(token, game_id, f"The game's public news is now posted to the {webhooks.KIND_NAMES[hook['kind']]} "
+                f"webhook at {hook['host']} too; a first post says so.", secret=added.secret)
+
+
+@bp.post("/<token>/webhooks/remove")
+def remove_webhook(token: str) -> Any:
+    game_id, detail = game_of(token)
+    check_csrf(token, request.form.get("csrf"))
+    seq = posted_seq()
+    try:
+        service().remove_webhook(("game", game_id), request.form.get("webhook", ""), cause=Cause("link", detail),
+                                 expected_seq=seq)
+    except (StaleCommand, ConcurrencyError):
+        return page(token, game_id, refusal=moved_on_meanwhile())
+    except ServiceError as err:
+        return page(token, game_id, refusal=PageError(404, "No such webhook", f"{err}. Nothing was changed."))
+    return page(token, game_id, "The webhook is removed: nothing more is posted to it.")

@@ -19,6 +19,7 @@ from events.store import ConcurrencyError
 from pbem.delivery import STANDING_ANSWERS
 from pbem.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
+from pbem import autopilot
 from pbem.talk import TALK_TYPES
 from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
@@ -115,6 +116,7 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "tz": reader_zone(seat.email),
         "status": 200, "title": "", "message": None, "notice": None,
         "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],
+        "seat_state": autopilot.status(svc.store, game_id, index),
     }
 
 

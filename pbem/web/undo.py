@@ -18,6 +18,7 @@ from pbem.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
 from pbem.links import UndoClaims
 from pbem.service import ServiceError
 from pbem.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed, moves
+from pbem.replacing import undo_refusal
 from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links,
                              moved_on_meanwhile, posted_seq, read_token, reader_zone, sentence, service)
 
@@ -38,6 +39,9 @@ def read_link(token: str) -> tuple[UndoClaims, Request]:
                         "unknown_request")
     if claims.seat not in found.approvers:
         raise PageError(403, "Not asked", "This request does not ask this player.", "not_asked")
+    refused = undo_refusal(service().store, claims.game_id, claims.request, claims.seat)
+    if refused:
+        raise PageError(403, "Link no longer yours", sentence(refused), "seat_replaced")
     return claims, found
 
 

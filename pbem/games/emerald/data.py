@@ -11,7 +11,8 @@ import json
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -368,7 +369,7 @@ class Catalog:
     die: tuple[str, ...]
     assumed: tuple[str, ...]
     by_text: Mapping[str, tuple[int, ...]]
-    source: str = field(default="", repr=False, compare=False)  # the data as canonical JSON: what it was made of
+    source: str = dataclasses.field(default="", repr=False, compare=False)  # the data as canonical JSON: what it was made of
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Pickled (in a snapshot) as the data it was made of: small, and read back from the cache of catalogs.
