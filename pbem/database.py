@@ -19,10 +19,10 @@ Store = Union[SQLiteEventStore, Any]  # or events.pgstore.PostgresEventStore (ps
 def open_store(settings: config.Settings) -> Store:
     """The instance's store: PostgreSQL if ``database`` is a ``postgresql://`` address, else the SQLite file."""
     url = settings.database_url
+    settings.instance.mkdir(parents=True, exist_ok=True)  # the mailbox and the lock file live there on both engines
     if config.is_postgres(url):
         return open_postgres(url, pool_size=int(settings["pool_size"]),
                              timeout=float(settings["database_timeout"]))
-    settings.instance.mkdir(parents=True, exist_ok=True)
     return SQLiteEventStore(url, synchronous=str(settings["synchronous"]))
 
 

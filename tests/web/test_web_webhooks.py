@@ -20,7 +20,7 @@ HOOK = "http://127.0.0.1:9/hook-path-secret"
 
 
 @pytest.fixture
-def app(tmp_path: Path, highdie_registered: None) -> Flask:
+def app(tmp_path: Path, highdie_registered: None, database: str | None) -> Flask:
     return create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True, "TESTING": True,
                        "webhook_loopback": True, "webhook_limit": 2})
 
