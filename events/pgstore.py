@@ -209,6 +209,9 @@ class PostgresEventStore:
         While it is open, this thread's ``query`` reads through it (as on SQLite's one connection).
         A connection the server dropped since it was last used fails at ``BEGIN``: another is taken.
         """
+        if getattr(self._local, "conn", None) is not None:
+            # as on SQLite (no BEGIN inside a transaction): a second connection could wait on the first's locks
+            raise RuntimeError("a transaction is already open on this thread")
         for attempt in range(self.pool.max_size + 1):
             with self._connection() as conn:
                 try:
