@@ -80,10 +80,20 @@ def parse_policy(text: str) -> dict[str, Any]:
     if kind in ("pause", "run") and not days:
         return {"vacation": kind}
     if kind == "allowance":
-        if not days.isascii() or not days.isdigit() or not 0 <= int(days) <= 365:
-            raise ServiceError("an allowance is a whole number of days from 0 to 365, as in allowance:14")
-        return {"vacation": "allowance", "vacation_days": int(days)}
+        return {"vacation": "allowance", "vacation_days": check_days(days)}
     raise ServiceError(f"a vacation policy is pause, run or allowance:DAYS (e.g. allowance:14), not {text!r}")
+
+
+def check_days(text: str) -> int:
+    """An allowance's days: a whole number from 0 to 365.
+
+    :raises ServiceError: anything else.
+    """
+    days = text.strip()
+    if not days.isascii() or not days.isdigit() or len(days) > 3 or not 0 <= int(days) <= 365:
+        raise ServiceError(f"an allowance is a whole number of days from 0 to 365 (such as {DEFAULT_DAYS}), "
+                           f"not {days!r}")
+    return int(days)
 
 
 def policy_of(options: Any) -> tuple[str, int]:

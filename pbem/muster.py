@@ -39,6 +39,7 @@ from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.errors import NotFound, ServiceError
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, new_message_id
+from pbem.organisers import policy_described
 
 if TYPE_CHECKING:
     from pbem.notify import Notifier
@@ -158,6 +159,7 @@ class Head:
     organiser: str
     organiser_name: str
     names: list[str]
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,7 @@ class Muster:
         return [i.name for i in self.invitations]
 
     def head(self) -> Head:
-        return Head(self.muster_id, self.title, self.organiser, self.organiser_name, self.names())
+        return Head(self.muster_id, self.title, self.organiser, self.organiser_name, self.names(), self.options)
 
     def to_json(self, *, with_emails: bool) -> dict[str, Any]:
         """The muster as its organiser (``with_emails``) or an invitee (names only) may read it."""
@@ -318,7 +320,7 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
     muster_id = PREFIX + secrets.token_hex(5)
     seed = new_seed()  # salts the commitments of the payloads only the organiser and each invitee may read
     expires = _expiry(days)
-    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players])
+    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options)
 
     def decide(_: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
         opened = NewEvent(OPENED, {"game_type": game_type, "options": dict(options),
@@ -447,7 +449,7 @@ def replace(host: Host, muster_id: str, slot: int, player: Player, *, days: floa
         assert current is not None
         names = [player.name if i.slot == slot else i.name for i in current.invitations]
         return invitation_mails(host, Head(muster_id, current.title, current.organiser, current.organiser_name,
-                                           names), events)
+                                           names, current.options), events)
 
     found, _ = _command(host, muster_id, decide, actor=ORGANISER, cause=cause, mails=mails)
     return found
@@ -540,6 +542,7 @@ def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Ro
             f"Answer by {shown_time(p['expires_at'])}. The game starts when everyone has accepted; then each turn "
             "comes to you by mail, with a link to play it on the web or to answer by reply.",
             f"The other players see your name, {p['name']}, never your address.",
+            " ".join(f"{label}: {words[:1].lower()}{words[1:]}." for label, words in policy_described(head.options)),
         ], [("Accept", f"{url}?answer=accept"), ("Decline", f"{url}?answer=decline")],
             footer="Following a link only shows the invitation; you answer with the button on its page."))
     return rows

@@ -7,7 +7,9 @@ id, not their address (links end up in logs); the ``organisers`` table holds the
 came (``operator`` or ``signup``).
 
 A request (``check``) is a game type, the options its rules read, the time limits, an optional data
-override and the players: checked whole, with one clear error, before anything is written.
+override and the players: checked whole, with one clear error, before anything is written. The seat
+policies (``seat_policy``: what an absence does, and after how many missed deadlines a seat goes on
+autopilot) are parsed and checked by ``pbem.away`` and ``pbem.autopilot``, as ``pbem game new``'s are.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
+from pbem import autopilot, away, seatlife
 from pbem.errors import ServiceError
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, new_message_id
@@ -86,6 +89,39 @@ OPTIONS: dict[str, tuple[Option, ...]] = {
 
 def options_of(game_type: str) -> tuple[Option, ...]:
     return OPTIONS.get(game_type, ())
+
+
+# The vacation policies as the new-game page offers them (``pbem.away``), in words; ``allowance`` takes its days.
+VACATIONS = (("pause", "The game's clocks stop while anyone is away"),
+             ("run", "Deadlines run, and the default is played for the away player when one passes"),
+             ("allowance", "Only the away player's clock stops, up to a number of days per game"))
+
+
+def seat_policy(vacation: str | None, days: str | None, after: str | None) -> dict[str, Any]:
+    """The game options of the new-game page's seat policies (a field not sent: the game's default).
+
+    :raises ServiceError: a policy not offered, or days or a count that is not a whole number in range.
+    """
+    policy = None
+    if vacation is not None:
+        if vacation not in dict(VACATIONS):
+            raise ServiceError("when a player is away: choose one of the policies offered")
+        policy = f"allowance:{(days or '').strip()[:10]}" if vacation == "allowance" else vacation
+    count: Any = None
+    if after is not None:
+        count = after.strip()[:10]
+        count = int(count) if count.isascii() and count.isdigit() else count
+    return seatlife.options(policy, count)
+
+
+def policy_described(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A game's seat policies in words, as its muster and invitations show them (the defaults if not chosen)."""
+    after = autopilot.after_misses(options)
+    silent = (f"After {after} missed deadline{'s' if after != 1 else ''} in a row, their seat goes on autopilot "
+              "(the game plays the default for it) and the organiser is asked to find a substitute"
+              if after else "Their seat never goes on autopilot: the default is played at each deadline missed")
+    words = away.policy_words(options)
+    return [("When a player is away", words[:1].upper() + words[1:]), ("When a player is silent", silent)]
 
 
 # ---- who may create games ---------------------------------------------------------------------

@@ -37,6 +37,7 @@ def described(found: muster.Muster) -> list[tuple[str, str]]:
     for key, label in (("turn_hours", "Time for a turn"), ("interrupt_hours", "Time for an out-of-turn decision")):
         if key in found.options:
             words.append((label, f"{float(found.options[key]):g} hours"))
+    words += organisers.policy_described(found.options)
     if found.data_override:
         words.append(("Game data", "corrected by the organiser (a data override file)"))
     return words

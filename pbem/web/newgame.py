@@ -2,7 +2,8 @@
 
 The new-game page is behind a signed link (purpose ``newgame``) naming the organiser by id; under
 ``organisers = "invited"`` only links the operator sent (``pbem organiser invite``) open it. Its form
-is checked whole (``pbem.organisers.check``): a bad address, too many players or a data file that does
+is checked whole (``pbem.organisers.check``, and ``pbem.organisers.seat_policy`` for what happens when a
+player is away or silent): a bad address, too many players, a policy out of range or a data file that does
 not fit gives the form back with one clear error and writes nothing. A good one opens a muster
 (``pbem.muster``) and goes on to its page.
 """
@@ -15,7 +16,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from events.handling import Cause
-from pbem import muster, organisers
+from pbem import autopilot, away, muster, organisers
 from pbem.errors import ServiceError
 from pbem.web.common import PageError, check_csrf, decimal, links, read_token, service, settings
 
@@ -81,9 +82,10 @@ def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
     s = settings()
     values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
-                      "options": {}}
+                      "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS),
+                      "autopilot_after": str(autopilot.DEFAULT_AFTER)}
     shown = render_template("web/newgame.html", token=token, csrf=links().csrf(token), games=games(), form=values,
-                            refusal=refusal, days=float(s["invitation_days"]), musters=[
+                            refusal=refusal, vacations=organisers.VACATIONS, days=float(s["invitation_days"]), musters=[
                                 {**m, "url": url_for("muster.organiser_page",
                                                      token=links().make("muster", m["muster_id"]))}
                                 for m in muster.listing(service().store, email)[:20]])
@@ -106,8 +108,10 @@ def create(token: str) -> Any:
     form = {"game": game, "name": (f.get("name") or "").strip()[:organisers.MAX_NAME],
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
-            "options": {k: v for k, v in f.items() if k.startswith("opt.")}}
+            "options": {k: v for k, v in f.items() if k.startswith("opt.")},
+            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after")}}
     try:
+        policy = organisers.seat_policy(f.get("vacation"), f.get("vacation_days"), f.get("autopilot_after"))
         hours = {key: decimal(f.get(key), words, "a number of hours, like 48 or 1.5")
                  for key, words in (("turn_hours", "The time for a turn"),
                                     ("interrupt_hours", "The time for an out-of-turn decision"))}
@@ -118,7 +122,7 @@ def create(token: str) -> Any:
                                  chosen, hours, raw)
         found = muster.open_muster(service(), organiser=email, organiser_name=form["name"] or email.split("@")[0],
                                    game_type=asked.game_type, title=asked.title, players=asked.players,
-                                   options=asked.options, data_override=asked.data_override,
+                                   options={**asked.options, **policy}, data_override=asked.data_override,
                                    days=float(settings()["invitation_days"]), cause=Cause("link", read_token("newgame", token).cause()))
     except PageError as err:
         err.message = err.message.replace(" Nothing was changed.", "")

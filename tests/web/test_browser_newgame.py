@@ -75,9 +75,13 @@ def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(serve
             browser.type(name_box, name)
             browser.type(email_box, email)
         browser.type(browser.find("input#name"), "Olive")
+        browser.click(browser.xpath_all("//input[@name='vacation'][@value='pause']")[0])
+        browser.run("document.getElementById('autopilot_after').value = '';")
+        browser.type(browser.find("input#autopilot_after"), "2")
         browser.click(browser.xpath_all("//button[.='Send the invitations']")[0])
         page = browser.wait_text("waiting for the players")
         assert "The invitations are on their way" in page and "Classic: the older table" in page
+        assert "The game's clocks stop while anyone is away" in page and "After 2 missed deadlines in a row" in page
         check_page(browser, shots, "muster")
         muster_url = browser.url()
 
@@ -86,6 +90,7 @@ def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(serve
             open_link(browser, base, email, "Accept")
             page = browser.wait_text("Your answer")
             assert f"{name}, you are invited to play Nanty Narking" in page
+            assert "The game's clocks stop while anyone is away" in page
             assert not [e for _, e in PLAYERS if e in page]  # names only, even one's own address is not needed
             if number == 0:
                 check_page(browser, shots, "invitation")
@@ -101,6 +106,8 @@ def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(serve
 
         found = muster.listing(service.store)[0]
         assert found["status"] == "started"
+        options = service.load(found["game_id"]).config.options
+        assert options["vacation"] == "pause" and options["autopilot_after"] == 2
         send_mail()
         browser.go(f"{base}/dev/mail")
         listing = browser.text()

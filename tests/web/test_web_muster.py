@@ -164,12 +164,20 @@ def test_bad_input_gives_a_clear_error_and_writes_nothing(client: FlaskClient, s
         (form(csrf, turn_hours="9999"), "between a quarter of an hour"),
         (form(csrf, game="chess"), "Choose one of the games offered"),
         (form(csrf, game="nanty", **{"opt.nanty.personalities": "modern"}), "Personalities: choose one"),
+        (form(csrf, vacation="sometimes"), "When a player is away: choose one of the policies offered"),
+        (form(csrf, vacation="allowance", vacation_days="two"), "An allowance is a whole number of days from 0 to 365"),
+        (form(csrf, vacation="allowance", vacation_days="400"), "An allowance is a whole number of days from 0 to 365"),
+        (form(csrf, vacation="pause", autopilot_after="51"), "Autopilot after must be a whole number of missed"),
+        (form(csrf, vacation="pause", autopilot_after="-1"), "from 0 (never) to 50"),
     ]
     for data, expected in cases:
         refused = client.post(path, data=data)
         alert = re.findall(r'<div class="alert".*?</div>', text(refused), re.S)
         assert refused.status_code == 400 and expected in text(refused), (expected, alert)
         assert "Nothing was created and nobody was mailed" in text(refused)
+    refilled = text(client.post(path, data=form(csrf, vacation="allowance", vacation_days="two", autopilot_after="5")))
+    assert 'name="vacation" value="allowance" checked' in refilled and 'value="two"' in refilled
+    assert 'name="autopilot_after" value="5"' in refilled and "ann@example.org" in refilled
     from io import BytesIO
     for content, expected in [(b"game = [1,", "is not valid TOML"), (b"\xff\xfe", "is not text"),
                               (b"[game]\nagents = -3\n", "does not fit A Study in Emerald"),
@@ -182,6 +190,52 @@ def test_bad_input_gives_a_clear_error_and_writes_nothing(client: FlaskClient, s
     assert service.store.query("SELECT count(*) AS n FROM events")[0]["n"] == events
     assert service.store.query("SELECT count(*) AS n FROM outbox")[0]["n"] == mails
     assert service.store.query("SELECT count(*) AS n FROM musters")[0]["n"] == 0
+
+
+def test_the_seat_policies_chosen_on_the_page_are_the_game_s(client: FlaskClient, service: Service,
+                                                              post: Post) -> None:
+    path = new_game_page(client, service, post)
+    page = text(client.get(path))
+    assert "When a player is away or silent" in page
+    assert 'name="vacation" value="allowance" checked' in page and 'name="vacation_days" value="14"' in page
+    assert 'name="autopilot_after" value="3"' in page
+    assert "The game&#39;s clocks stop while anyone is away" in page
+    created = client.post(path, data=form(csrf_of(page), vacation="pause", vacation_days="9", autopilot_after="2"))
+    assert created.status_code == 303
+    shown = text(client.get(created.headers["Location"]))
+    for words in ("When a player is away", "The game&#39;s clocks stop while anyone is away",
+                  "After 2 missed deadlines in a row, their seat goes on autopilot"):
+        assert words in shown
+    assert "vacation" not in shown.split("<main")[-1] and "autopilot_after" not in shown
+
+    for _, address in PLAYERS:
+        body = text_of(post.to(address)[0])
+        assert "When a player is away: the game's clocks stop while anyone is away." in " ".join(body.split())
+        assert "after 2 missed deadlines in a row" in " ".join(body.split())
+    invitation = text(client.get(post.link("ann@example.org", "Accept")))
+    assert "The game&#39;s clocks stop while anyone is away" in invitation and "After 2 missed deadlines" in invitation
+    for _, address in PLAYERS:
+        answer(client, post.link(address, "Accept"), "accept")
+
+    game_id = muster.listing(service.store)[0]["game_id"]
+    first = service.store.read(game_id, 0, 1)[0]
+    assert first.type == "pbem.GameCreated"
+    assert first.payload["options"]["vacation"] == "pause" and first.payload["options"]["autopilot_after"] == 2
+    assert "vacation_days" not in first.payload["options"]  # the days are an allowance's only
+    assert service.load(game_id).config.options["vacation"] == "pause"
+
+
+def test_an_allowance_of_days_chosen_on_the_page_is_the_game_s(client: FlaskClient, service: Service,
+                                                                post: Post) -> None:
+    path = new_game_page(client, service, post)
+    created = client.post(path, data=form(csrf_of(text(client.get(path))), vacation="allowance", vacation_days=" 5",
+                                          autopilot_after="0"))
+    assert created.status_code == 303
+    shown = text(client.get(created.headers["Location"]))
+    assert "up to 5 days in this game" in shown and "never goes on autopilot" in shown
+    found = muster.get(service.store, muster.listing(service.store)[0]["muster_id"])
+    assert {k: found.options[k] for k in ("vacation", "vacation_days", "autopilot_after")} == {
+        "vacation": "allowance", "vacation_days": 5, "autopilot_after": 0}
 
 
 def test_a_data_override_file_is_checked_and_kept_for_the_game(client: FlaskClient, service: Service,
