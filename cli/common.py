@@ -11,7 +11,7 @@ import click
 
 from events.replay import CorruptLog
 from events.rules import ActionError
-from events.store import ConcurrencyError
+from events.store import ConcurrencyError, StoreUnavailable
 from pbem import config
 from pbem.errors import GameDamaged
 from pbem.service import Service, ServiceError
@@ -41,12 +41,15 @@ def load_settings(ctx: click.Context) -> config.Settings:
 @contextmanager
 def open_service(ctx: click.Context) -> Iterator[Service]:
     """The service for the chosen instance; library errors become one clear line and exit 1."""
-    service = Service.open(load_settings(ctx))
+    try:
+        service = Service.open(load_settings(ctx))
+    except StoreUnavailable as err:
+        raise click.ClickException(str(err)) from None
     try:
         yield service
     except CorruptLog as err:
         raise click.ClickException(str(GameDamaged.of(err))) from None
-    except (ServiceError, ActionError, ConcurrencyError, LookupError) as err:
+    except (ServiceError, ActionError, ConcurrencyError, LookupError, StoreUnavailable) as err:
         raise click.ClickException(str(err)) from None
     finally:
         service.close()

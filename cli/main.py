@@ -16,6 +16,7 @@ from cli.common import setup_logging as _logging
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
+from cli.db import COMMANDS as DB_COMMANDS
 from cli.seats import COMMANDS as SEAT_COMMANDS
 from cli.seats import seat_lines, seat_options
 from cli.talk import COMMANDS as TALK_COMMANDS
@@ -49,7 +50,7 @@ def init(ctx: click.Context) -> None:
     """
     path, created = config.init_instance(ctx.obj["instance"])
     with open_service(ctx) as service:
-        click.echo(f"{'created' if created else 'kept'} {path}; database {service.store.path}")
+        click.echo(f"{'created' if created else 'kept'} {path}; database {service.store.name}")
 
 
 @cli.group()
@@ -59,6 +60,8 @@ def game() -> None:
 
 for _command in PROOF_COMMANDS + TALK_COMMANDS + SEAT_COMMANDS:
     game.add_command(_command)
+for _command in DB_COMMANDS:
+    cli.add_command(_command)
 
 
 def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
@@ -315,8 +318,8 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
             click.echo("the instance has games already: no new demo game (use `pbem demo` for another)")
     app = create_app({"instance": str(settings.instance), **served})
     try:
-        with scheduler_lock(settings.instance):
-            scheduler = build(settings, blocking=False)
+        with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
+            scheduler = build(settings, blocking=False, lock=lock)
             scheduler.start()
             server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True)
             click.echo(f"pbem serving {settings['base_url']} (listening on {settings['host']}:{settings['port']}); "
@@ -337,18 +340,19 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
 def worker(ctx: click.Context) -> None:
     """Run the scheduler alone (production: the web pages run under gunicorn).
 
-    Sends mails, reminds, times out, and reads the inbound Maildir if set. Refuses to start if
-    another scheduler runs for this instance. Example: pbem worker
+    Sends mails, reminds, times out, and reads the inbound Maildir if set. On SQLite, refuses to start if
+    another scheduler runs for this instance; on PostgreSQL, waits and takes over when it stops.
+    Example: pbem worker
     """
     from pbem.scheduler import SchedulerRunning, build, scheduler_lock
 
     settings = _settings(ctx)
     _logging()
     try:
-        with scheduler_lock(settings.instance):
+        with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             click.echo(f"pbem worker for {settings.instance}")
             try:
-                build(settings, blocking=True).start()
+                build(settings, blocking=True, lock=lock).start()
             except KeyboardInterrupt:
                 pass
     except SchedulerRunning as err:

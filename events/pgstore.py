@@ -1,21 +1,33 @@
 """The PostgreSQL event store: the ``EventStore`` protocol on psycopg 3 and its connection pool.
 
-Needs the ``postgres`` extra (``pip install -e '.[postgres]'``). The events, the game secrets and the
-snapshots live here; the delivery layer's own queries (service, outbox, deadlines) still use SQLite.
+The store offers the delivery layer the same small SQL surface as ``SQLiteEventStore`` (``query``,
+``transaction`` yielding a connection whose ``execute`` takes ``?`` placeholders, ``ensure_table``,
+``write_row``), so every query of ``pbem/`` runs on both engines: each SQL text is translated once
+(``?`` to ``%s``), then cached. A lost connection (the server restarted) is dropped by the pool and
+the next command gets a new one; while the server cannot be reached, commands fail with
+``StoreUnavailable`` and write nothing.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+import functools
+import os
+import re
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator, Mapping, Sequence
 
 import psycopg
 from psycopg import sql
-from psycopg_pool import ConnectionPool
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events.envelope import GENESIS_HASH, Event
 from events.store import (
-    _EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, _event_to_row, _row_to_event, _sql_value,
+    _EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable, _event_to_row,
+    _row_to_event,
 )
+from events.store import write_row as write_row_of_sql
 
 # Byte order ("C") for game ids, as SQLite compares them, whatever the database's locale.
 _SCHEMA = (
@@ -44,33 +56,244 @@ _INSERT_CHAINED = (
 _LAST = "SELECT seq, hash FROM events WHERE game_id = %s ORDER BY seq DESC LIMIT 1"
 
 
+# Column types of ``ensure_table``, as SQLite's tables declare them (sqlite-utils): text compares byte by byte
+# ("C"), as in SQLite, whatever the database's locale.
+COLUMN_TYPES: Mapping[Any, str] = {str: 'TEXT COLLATE "C"', int: "BIGINT", float: "DOUBLE PRECISION",
+                                   bytes: "BYTEA", bool: "BIGINT"}
+
+_TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|[?%]""")
+
+
+@functools.lru_cache(maxsize=4096)
+def translate(text: str) -> str:
+    """An SQL text of the delivery layer (``?`` placeholders) as psycopg takes it (``%s``); once per text.
+
+    Quoted strings, quoted names and comments are left alone; a literal ``%`` is doubled.
+    """
+    return _TOKENS.sub(lambda m: "%s" if m.group() == "?" else "%%" if m.group() == "%" else m.group(), text)
+
+
+def _values(params: Any) -> Any:
+    """Parameters as SQLite takes them: a bool is an integer (the columns are integers, not booleans)."""
+    if isinstance(params, Mapping):
+        return params
+    return [int(p) if p.__class__ is bool else p for p in params]
+
+
+def _down(err: BaseException, conn: psycopg.Connection[Any] | None) -> bool:
+    """Whether an error means the server cannot be reached (rather than a refused statement)."""
+    if isinstance(err, PoolTimeout):
+        return True
+    if not isinstance(err, psycopg.OperationalError):
+        return False
+    return conn is None or conn.broken or conn.closed or getattr(err, "sqlstate", None) in (None, "57P01", "57P02",
+                                                                                          "57P03")
+
+
+class Result:
+    """A statement's outcome as the delivery layer reads it from ``sqlite3``: rows (none for a write)."""
+
+    __slots__ = ("_cursor",)
+
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
+        self._cursor = cursor
+
+    @property
+    def rowcount(self) -> int:
+        return self._cursor.rowcount
+
+    @property
+    def description(self) -> Any:
+        return self._cursor.description
+
+    def fetchall(self) -> list[Any]:
+        return self._cursor.fetchall() if self._cursor.description is not None else []
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone() if self._cursor.description is not None else None
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+class Connection:
+    """One connection in a transaction, with ``sqlite3``'s ``execute``/``executemany`` and ``?`` placeholders."""
+
+    skip_locked = " FOR UPDATE SKIP LOCKED"  # added to the selects of rows to claim (``events.store.lock_clause``)
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.raw = conn
+
+    def execute(self, text: str, params: Any = ()) -> Result:
+        cursor = self.raw.cursor()
+        cursor.execute(translate(text), _values(params))
+        return Result(cursor)
+
+    def executemany(self, text: str, rows: Any) -> Result:
+        cursor = self.raw.cursor()
+        cursor.executemany(translate(text), [_values(r) for r in rows])
+        return Result(cursor)
+
+
 class PostgresEventStore:
     """Events in a table keyed on ``(game_id, seq)``: a duplicate key is the expected-seq conflict.
 
-    Connections come from a pool, in autocommit mode: a read is one statement; ``append`` opens its
-    own transaction. Payloads and causes are stored as the same canonical JSON text as in SQLite,
-    so the hashes verify the same.
+    Connections come from a pool, in autocommit mode: a read is one statement; ``append`` and
+    ``transaction`` open their own transaction. Payloads and causes are stored as the same canonical
+    JSON text as in SQLite, so the hashes verify the same. One store serves every thread of a process.
     """
 
-    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 30.0) -> None:
+    engine = "postgresql"
+
+    def __init__(self, dsn: str, *, min_size: int = 1, max_size: int = 4, timeout: float = 30.0,
+                 shared: bool = False) -> None:
         self.dsn = dsn
+        self.shared = shared  # one store per process and address (``shared``): ``close`` leaves it open
         self.pool = ConnectionPool(dsn, min_size=min_size, max_size=max_size, timeout=timeout,
                                    kwargs={"autocommit": True}, open=True, name="pbem-events")
+        self._local = threading.local()
         try:
             self.pool.wait(timeout=timeout)
             self._create_tables()
+        except PoolTimeout as err:
+            self.pool.close()
+            raise StoreUnavailable(f"the database at {self.name} cannot be reached: {err}") from None
         except BaseException:
             self.pool.close()
             raise
 
+    @property
+    def name(self) -> str:
+        """The database's address, without any password: how logs and caches name it."""
+        return redact(self.dsn)
+
+    @property
+    def address(self) -> str:
+        """What opens this database again (``pbem.database.open_address``): its address, password and all."""
+        return self.dsn
+
     def close(self) -> None:
-        self.pool.close()
+        if not self.shared:
+            self.pool.close()
 
     def _create_tables(self) -> None:
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for statement in _SCHEMA:
                 conn.execute(statement)
+
+    # ---- the SQL surface the delivery layer shares with the SQLite store ----------------------
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of the pool; ``StoreUnavailable`` if the server cannot be reached."""
+        conn: psycopg.Connection[Any] | None = None
+        try:
+            with self.pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, PoolTimeout) as err:
+            if _down(err, conn):
+                raise StoreUnavailable(f"the database cannot be reached ({str(err).strip() or type(err).__name__}); "
+                                       "nothing was written") from err
+            raise
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether this thread has a transaction open (``transaction``)."""
+        return getattr(self._local, "conn", None) is not None
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """``BEGIN`` ... ``COMMIT`` on one connection of the pool, or ``ROLLBACK`` on any error.
+
+        While it is open, this thread's ``query`` reads through it (as on SQLite's one connection).
+        A connection the server dropped since it was last used fails at ``BEGIN``: another is taken.
+        """
+        if getattr(self._local, "conn", None) is not None:
+            # as on SQLite (no BEGIN inside a transaction): a second connection could wait on the first's locks
+            raise RuntimeError("a transaction is already open on this thread")
+        for attempt in range(self.pool.max_size + 1):
+            with self._connection() as conn:
+                try:
+                    conn.execute("BEGIN")
+                except psycopg.OperationalError:
+                    if conn.broken and attempt < self.pool.max_size:
+                        continue  # the pool drops it when it comes back
+                    raise
+                self._local.conn = conn
+                try:
+                    yield Connection(conn)
+                except BaseException:
+                    self._local.conn = None
+                    if not conn.broken:
+                        conn.execute("ROLLBACK")
+                    raise
+                self._local.conn = None
+                try:
+                    conn.execute("COMMIT")
+                except psycopg.OperationalError as err:
+                    if not _down(err, conn):
+                        raise
+                    # the server may have committed before the connection was lost: say so, not "nothing written"
+                    raise StoreUnavailable("the database connection was lost while committing; the command may "
+                                           "or may not have been recorded (look again before repeating it)") from err
+                return
+
+    def query(self, text: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[dict[str, Any]]:
+        """Rows of a read-only query as dicts (read models); inside ``transaction``, read through it."""
+        current = getattr(self._local, "conn", None)
+        if current is not None:
+            return current.cursor(row_factory=dict_row).execute(translate(text), _values(params)).fetchall()
+        for attempt in range(self.pool.max_size + 1):
+            with self._connection() as conn:
+                try:
+                    return conn.cursor(row_factory=dict_row).execute(translate(text), _values(params)).fetchall()
+                except psycopg.OperationalError:
+                    if conn.broken and attempt < self.pool.max_size:
+                        continue  # a read is safe to run again, on a fresh connection
+                    raise
+        raise AssertionError("unreachable")
+
+    def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
+                     indexes: Sequence[Sequence[str]] = ()) -> None:
+        """Create a side table (outbox, read model) if it is missing, add the columns it lacks, and its indexes.
+
+        One transaction under the schema lock: processes starting at once take turns.
+        """
+        keys = (pk,) if isinstance(pk, str) else tuple(pk)
+        ident = sql.Identifier(name)
+        defs = [sql.SQL("{} {}").format(sql.Identifier(c), sql.SQL(COLUMN_TYPES[kind])) for c, kind in columns.items()]
+        defs.append(sql.SQL("PRIMARY KEY ({})").format(sql.SQL(", ").join(map(sql.Identifier, keys))))
+        with self.transaction() as conn:
+            conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            conn.raw.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {} ({})").format(ident, sql.SQL(", ").join(defs)))
+            have = {r[0] for r in conn.raw.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = %s", (name,))}
+            for column, kind in columns.items():
+                if column not in have:
+                    conn.raw.execute(sql.SQL("ALTER TABLE {} ADD COLUMN {} {}").format(
+                        ident, sql.Identifier(column), sql.SQL(COLUMN_TYPES[kind])))
+            for index in indexes:
+                conn.raw.execute(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} ({})").format(
+                    sql.Identifier(f"idx_{name}_{'_'.join(index)}"), ident,
+                    sql.SQL(", ").join(map(sql.Identifier, index))))
+
+    @staticmethod
+    def time_between(start: str, end: str) -> str:
+        """SQL of the ISO-8601 UTC time (to the second) a fraction (one ``?``) of the way from column ``start``
+        to ``end`` (both ISO-8601 text)."""
+        return (f"to_char(({start}::timestamptz + ({end}::timestamptz - {start}::timestamptz) * ?::float8) "
+                "AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"+00:00\"')")
+
+    def checkpoint(self) -> None:
+        """Nothing to do: PostgreSQL recycles its write-ahead log itself (SQLite's store checkpoints here)."""
+
+    def for_sending(self) -> PostgresEventStore:
+        """The store a mail sender records on: this one (a commit waits for the server's own durability)."""
+        return self
+
+    # ---- the events -----------------------------------------------------------------------------
 
     def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
                extra_rows: Sequence[Row] = (), snapshot: Snapshot | None = None) -> None:
@@ -85,21 +308,20 @@ class PostgresEventStore:
         for offset, event in enumerate(events, start=1):
             if event.game_id != game_id or event.seq != expected_seq + offset:
                 raise ValueError(f"event {event.game_id}/{event.seq} does not follow {game_id}/{expected_seq}")
-        with self.pool.connection() as conn:
-            try:
-                with conn.transaction(), conn.cursor() as cursor:
-                    if events:
-                        self._insert_events(cursor, game_id, expected_seq, events)
-                    else:
-                        self._check_last(cursor, game_id, expected_seq)
-                    for row in extra_rows:
-                        write_row(cursor, row)
-                    if snapshot is not None:
-                        _write_snapshot(cursor, snapshot)
-            except psycopg.errors.UniqueViolation as err:
-                if err.diag.table_name != "events":
-                    raise
-                raise ConcurrencyError(game_id, expected_seq, _last(conn, game_id)[0]) from None
+        try:
+            with self.transaction() as conn, conn.raw.cursor() as cursor:
+                if events:
+                    self._insert_events(cursor, game_id, expected_seq, events)
+                else:
+                    self._check_last(cursor, game_id, expected_seq)
+                for row in extra_rows:
+                    write_row_of_sql(conn, row)  # type: ignore[arg-type]
+                if snapshot is not None:
+                    _write_snapshot(cursor, snapshot)
+        except psycopg.errors.UniqueViolation as err:
+            if err.diag.table_name != "events":
+                raise
+            raise ConcurrencyError(game_id, expected_seq, self.last(game_id)[0]) from None
 
     @staticmethod
     def _insert_events(cursor: psycopg.Cursor[Any], game_id: str, expected_seq: int,
@@ -133,9 +355,21 @@ class PostgresEventStore:
         if seq != expected_seq:
             raise ConcurrencyError(game_id, expected_seq, seq)
 
+    def _read(self, step: Any) -> Any:
+        """``step(connection)`` of a read, run again on a fresh connection if the server dropped the first."""
+        for attempt in range(self.pool.max_size + 1):
+            with self._connection() as conn:
+                try:
+                    return step(conn)
+                except psycopg.OperationalError:
+                    if conn.broken and attempt < self.pool.max_size:
+                        continue
+                    raise
+        raise AssertionError("unreachable")
+
     def last(self, game_id: str) -> tuple[int, str]:
-        with self.pool.connection() as conn:
-            return _last(conn, game_id)
+        found: tuple[int, str] = self._read(lambda conn: _last(conn, game_id))
+        return found
 
     def read(self, game_id: str, after_seq: int = 0, upto_seq: int | None = None) -> list[Event]:
         query = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = %s AND seq > %s"
@@ -143,26 +377,25 @@ class PostgresEventStore:
         if upto_seq is not None:
             query += " AND seq <= %s"
             params.append(upto_seq)
-        with self.pool.connection() as conn:
-            rows = conn.execute(query + " ORDER BY seq", params).fetchall()
+        rows = self._read(lambda conn: conn.execute(query + " ORDER BY seq", params).fetchall())
         return [_row_to_event(r) for r in rows]
 
     def game_ids(self) -> list[str]:
-        with self.pool.connection() as conn:
-            return [r[0] for r in conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id")]
+        return [r[0] for r in self._read(
+            lambda conn: conn.execute("SELECT DISTINCT game_id FROM events ORDER BY game_id").fetchall())]
 
     def seed(self, game_id: str) -> str | None:
-        with self.pool.connection() as conn:
-            found = conn.execute("SELECT seed FROM game_secrets WHERE game_id = %s", (game_id,)).fetchone()
+        found = self._read(lambda conn: conn.execute("SELECT seed FROM game_secrets WHERE game_id = %s",
+                                                     (game_id,)).fetchone())
         return found[0] if found else None
 
     def game_data(self, digest: str) -> str | None:
-        with self.pool.connection() as conn:
-            found = conn.execute("SELECT data FROM game_data WHERE digest = %s", (digest,)).fetchone()
+        found = self._read(lambda conn: conn.execute("SELECT data FROM game_data WHERE digest = %s",
+                                                     (digest,)).fetchone())
         return str(found[0]) if found else None
 
     def save_snapshot(self, snapshot: Snapshot) -> None:
-        with self.pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+        with self.transaction() as conn, conn.raw.cursor() as cursor:
             _write_snapshot(cursor, snapshot)
 
     def snapshots(self, game_id: str, upto_seq: int | None = None) -> Iterator[Snapshot]:
@@ -171,12 +404,10 @@ class PostgresEventStore:
         if upto_seq is not None:
             query += " AND seq <= %s"
             params.append(upto_seq)
-        with self.pool.connection() as conn:
-            found = conn.execute(query + " ORDER BY seq DESC LIMIT 10", params).fetchall()
+        found = self._read(lambda conn: conn.execute(query + " ORDER BY seq DESC LIMIT 10", params).fetchall())
         for seq, key in found:
-            with self.pool.connection() as conn:
-                row = conn.execute("SELECT state FROM snapshots WHERE game_id = %s AND seq = %s",
-                                   (game_id, seq)).fetchone()
+            row = self._read(lambda conn: conn.execute("SELECT state FROM snapshots WHERE game_id = %s AND seq = %s",
+                                                       (game_id, seq)).fetchone())
             if row is not None:
                 yield Snapshot(game_id, seq, key, bytes(row[0]))
 
@@ -196,24 +427,32 @@ def _write_snapshot(cursor: psycopg.Cursor[Any], snapshot: Snapshot) -> None:
                    (snapshot.game_id, snapshot.seq, KEEP_SNAPSHOT_EVERY))
 
 
-def write_row(cursor: psycopg.Cursor[Any], row: Row) -> None:
-    """Insert, upsert on ``row.pk``, or delete, as ``events.store.write_row`` does in SQLite."""
-    columns = list(row.values)
-    values = [_sql_value(row.values[c]) for c in columns]
-    table = sql.Identifier(row.table)
-    if row.delete:
-        where = sql.SQL(" AND ").join(sql.SQL("{} = %s").format(sql.Identifier(c)) for c in columns)
-        cursor.execute(sql.SQL("DELETE FROM {} WHERE {}").format(table, where if columns else sql.SQL("TRUE")),
-                       values)
-        return
-    statement: sql.Composable = sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(
-        table, sql.SQL(", ").join(map(sql.Identifier, columns)), sql.SQL(", ").join([sql.Placeholder()] * len(columns)))
-    if row.pk:
-        conflict = sql.SQL(", ").join(map(sql.Identifier, row.pk))
-        updates = [c for c in columns if c not in row.pk]
-        if updates:
-            sets = sql.SQL(", ").join(sql.SQL("{0} = excluded.{0}").format(sql.Identifier(c)) for c in updates)
-            statement += sql.SQL(" ON CONFLICT ({}) DO UPDATE SET {}").format(conflict, sets)
-        else:
-            statement += sql.SQL(" ON CONFLICT ({}) DO NOTHING").format(conflict)
-    cursor.execute(statement, values)
+def redact(dsn: str) -> str:
+    """A connection string or URL without its password."""
+    dsn = re.sub(r"(postgres(?:ql)?://[^:/@]*):[^@]*@", r"\1:***@", dsn)
+    return re.sub(r"password\s*=\s*\S+", "password=***", dsn)
+
+
+_shared: dict[tuple[str, int], PostgresEventStore] = {}
+_shared_lock = threading.Lock()
+
+
+def shared(dsn: str, *, max_size: int = 4, timeout: float = 30.0) -> PostgresEventStore:
+    """The process's store for this address (one pool per process, whatever the number of services and
+    threads); a new one in a forked child, whose parent's connections it must not use."""
+    key = (dsn, os.getpid())
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is None or found.pool.closed:
+            found = _shared[key] = PostgresEventStore(dsn, min_size=1, max_size=max_size, timeout=timeout,
+                                                      shared=True)
+        return found
+
+
+def close_shared() -> None:
+    """Close every shared store of this process (at its end, or in tests)."""
+    with _shared_lock:
+        for key, store in list(_shared.items()):
+            if key[1] == os.getpid():
+                store.pool.close()
+            del _shared[key]

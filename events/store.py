@@ -32,6 +32,10 @@ class ConcurrencyError(Exception):
         self.actual_seq = actual_seq
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (a server restarting, a network fault): nothing was written."""
+
+
 @dataclass(frozen=True)
 class Row:
     """A row written in the same transaction as the events (outbox, read models, secrets).
@@ -196,8 +200,11 @@ def patiently(step: Callable[[], T], patience: float = 10.0) -> T:
 class SQLiteEventStore:
     """Events in a ``WITHOUT ROWID`` table clustered on ``(game_id, seq)``; WAL; one host only."""
 
+    engine = "sqlite"
+
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         self.path = Path(path)
+        self.synchronous = synchronous
         self.conn = connect(self.path, synchronous=synchronous)
         self.db = sqlite_utils.Database(self.conn)
         self._lock = threading.RLock()
@@ -205,6 +212,38 @@ class SQLiteEventStore:
 
     def close(self) -> None:
         self.conn.close()
+
+    @property
+    def name(self) -> str:
+        """The database file's full path: how caches and messages name the database."""
+        return str(self.path.resolve())
+
+    @property
+    def address(self) -> str:
+        """What opens this database again (``pbem.database.open_address``): the file's path."""
+        return str(self.path)
+
+    @property
+    def in_transaction(self) -> bool:
+        return self.conn.in_transaction
+
+    @staticmethod
+    def time_between(start: str, end: str) -> str:
+        """SQL of the ISO-8601 UTC time (to the second) a fraction (one ``?``) of the way from column ``start``
+        to ``end`` (both ISO-8601 text). SQLite's date arithmetic keeps milliseconds, so a time within a
+        millisecond of a whole second may come out one second apart from Python's."""
+        return (f"strftime('%Y-%m-%dT%H:%M:%S+00:00', julianday({start}) + "
+                f"(julianday({end}) - julianday({start})) * ?)")
+
+    def checkpoint(self) -> None:
+        """Fold the WAL back into the database file (after a batch of deletes), if no reader holds it."""
+        with self._lock:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def for_sending(self) -> SQLiteEventStore:
+        """The store a mail sender records its mails on: its own connection, ``synchronous = NORMAL``
+        (``pbem.mail.dispatch.sender_store`` says why)."""
+        return SQLiteEventStore(self.path, synchronous="NORMAL")
 
     def _create_tables(self) -> None:
         patiently(lambda: self.conn.execute(
@@ -347,7 +386,7 @@ class SQLiteEventStore:
 def write_row(conn: sqlite3.Connection, row: Row) -> None:
     columns = list(row.values)
     if row.delete:
-        where = " AND ".join(f'"{c}" = ?' for c in columns) or "1"
+        where = " AND ".join(f'"{c}" = ?' for c in columns) or "1 = 1"
         conn.execute(f'DELETE FROM "{row.table}" WHERE {where}', [_sql_value(row.values[c]) for c in columns])
         return
     names = ", ".join(f'"{c}"' for c in columns)
@@ -362,6 +401,13 @@ def write_row(conn: sqlite3.Connection, row: Row) -> None:
         else:
             sql += f" ON CONFLICT ({conflict}) DO NOTHING"
     conn.execute(sql, [_sql_value(row.values[c]) for c in columns])
+
+
+def lock_clause(conn: Any) -> str:
+    """What a select of rows to claim ends with on this connection: ``FOR UPDATE SKIP LOCKED`` on PostgreSQL
+    (another sender's rows are passed over, not waited for); nothing on SQLite, whose write transactions
+    (``BEGIN IMMEDIATE``) run one at a time."""
+    return str(getattr(conn, "skip_locked", ""))
 
 
 def _sql_value(value: Any) -> Any:

@@ -17,7 +17,7 @@ import uuid
 from datetime import datetime, timedelta, timezone
 from typing import Any, Collection, Mapping
 
-from events.store import SQLiteEventStore
+from events.store import SQLiteEventStore, lock_clause
 
 CLAIM_COLUMNS: Mapping[str, Any] = {"claimed_by": str, "claim_until": str}
 
@@ -43,11 +43,9 @@ def claim_due(store: SQLiteEventStore, table: str, owner: str, *, lease_seconds:
 
     A row is claimable when nobody holds it: never claimed, released, or its claim has lapsed. The
     rows are marked ``claimed_by = owner`` and ``claim_until = now + lease_seconds`` in one
-    ``BEGIN IMMEDIATE`` transaction, so two senders never claim the same row. A PostgreSQL store
-    does the same in one statement, without waiting for rows other senders are claiming:
-    ``UPDATE t SET claimed_by = %s, claim_until = %s WHERE id IN (SELECT id FROM t WHERE <ready> AND
-    due_at <= %s AND (claim_until IS NULL OR claim_until <= %s) ORDER BY due_at LIMIT %s FOR UPDATE
-    SKIP LOCKED) RETURNING *``.
+    ``BEGIN IMMEDIATE`` transaction, so two senders never claim the same row. On PostgreSQL the
+    select of the due rows ends with ``FOR UPDATE SKIP LOCKED``: rows another sender is claiming
+    are passed over, not waited for, and the update re-checks each row it locked.
 
     ``ready`` is an SQL condition written in the code, never from input.
     """
@@ -66,7 +64,7 @@ def claim_in(conn: sqlite3.Connection, table: str, owner: str, *, lease_seconds:
         f'UPDATE "{table}" SET claimed_by = ?, claim_until = ? WHERE id IN ('
         f'SELECT id FROM "{table}" WHERE ({ready}) AND due_at <= ? '
         "AND (claimed_by IS NULL OR claim_until IS NULL OR claim_until <= ?) "
-        "ORDER BY due_at, created_at LIMIT ?) RETURNING *",
+        f"ORDER BY due_at, created_at LIMIT ?{lock_clause(conn)}) RETURNING *",
         (owner, iso(moment + timedelta(seconds=lease_seconds)), iso(moment), iso(moment), limit))
     names = [d[0] for d in cursor.description]
     rows = [dict(zip(names, r)) for r in cursor.fetchall()]

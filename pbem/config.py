@@ -24,8 +24,14 @@ CONFIG_FILE = "pbem.toml"
 SETTINGS: dict[str, tuple[Any, str]] = {
     "secret_key": ("", "Key that signs links and tokens. `pbem init` writes a random one. Keep it secret."),
     "old_secret_keys": ([], "Earlier secret keys, still accepted for links already sent (key rotation)."),
-    "database": ("pbem.sqlite3", "The SQLite database file."),
+    "database": ("pbem.sqlite3", "The SQLite database file (relative to the instance folder), or a PostgreSQL "
+                                 "address `postgresql://user:password@host:5432/dbname` for several web and "
+                                 "worker nodes on one database (docs/operations.md)."),
     "synchronous": ("FULL", "SQLite `synchronous` setting: FULL survives power loss; NORMAL is faster."),
+    "pool_size": (4, "PostgreSQL only: the most connections each process (a web server process, a worker) keeps "
+                     "open to the database. The server's `max_connections` must cover the sum over all processes."),
+    "database_timeout": (10.0, "PostgreSQL only: seconds a command waits for a database connection (e.g. while "
+                               "the server restarts) before it fails with a clear error, writing nothing."),
     "base_url": ("", "The address players reach the web pages at; links in mails start with it. Default: "
                      "http://HOST:PORT from the `host` and `port` settings (127.0.0.1 for a host of 0.0.0.0)."),
     "host": ("127.0.0.1", "The address `pbem serve` listens on; with `base_url` unset, the host of every link."),
@@ -97,7 +103,14 @@ class Settings:
 
     @property
     def database(self) -> Path:
+        """The SQLite database file (``database_url`` says whether the instance uses PostgreSQL instead)."""
         return self.instance / str(self.values["database"])
+
+    @property
+    def database_url(self) -> str:
+        """The database: a PostgreSQL address (``postgresql://...``) as set, else the SQLite file's path."""
+        value = str(self.values["database"])
+        return value if is_postgres(value) else str(self.database)
 
     @property
     def mailbox(self) -> Path:
@@ -115,6 +128,11 @@ class Settings:
         if not self.values["secret_key"]:
             raise ConfigError("no secret_key: run `pbem init` or set PBEM_SECRET_KEY")
         return [str(k) for k in self.values["old_secret_keys"]] + [str(self.values["secret_key"])]
+
+
+def is_postgres(database: str) -> bool:
+    """Whether a ``database`` setting names a PostgreSQL server (anything else is a SQLite file)."""
+    return database.startswith(("postgresql://", "postgres://"))
 
 
 def loopback_url(host: str, port: int) -> str | None:
@@ -162,8 +180,11 @@ def instance_path(explicit: str | os.PathLike[str] | None = None) -> Path:
 
 
 def is_instance(settings: Settings) -> bool:
-    """Whether the instance folder exists and holds a config file or the database (``pbem init`` made it)."""
+    """Whether the instance folder exists and holds a config file or the database (``pbem init`` made it),
+    or the settings name a PostgreSQL database."""
     folder = settings.instance
+    if is_postgres(str(settings["database"])):
+        return True  # the database is the instance; the folder (mailbox, lock file) is made when needed
     return folder.is_dir() and ((folder / CONFIG_FILE).is_file() or settings.database.is_file())
 
 

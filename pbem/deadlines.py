@@ -148,15 +148,14 @@ def backfill_remind_at(store: SQLiteEventStore, reminders: Sequence[float]) -> N
                           row["game_id"], row["seat"]))
 
 
-def remind_at_sql(reminders: Sequence[float]) -> tuple[str, list[Any]]:
+def remind_at_sql(reminders: Sequence[float], store: Any) -> tuple[str, list[Any]]:
     """``remind_at`` after one more reminder, as an SQL expression of a row's ``issued_at``, ``due_at`` and
     ``reminders_sent`` (the count before it), with its parameters: what ``remind_at`` computes, to the second
     (SQLite's date arithmetic keeps milliseconds, so a time within a millisecond of a whole second may come
     out one second apart)."""
     cases, params = [], []
     for sent, fraction in enumerate(reminders[1:], start=0):
-        cases.append("WHEN ? THEN strftime('%Y-%m-%dT%H:%M:%S+00:00', julianday(issued_at) + "
-                     "(julianday(due_at) - julianday(issued_at)) * ?)")
+        cases.append(f"WHEN ? THEN {store.time_between('issued_at', 'due_at')}")
         params += [sent, float(fraction)]
     if not cases:
         return "?", [NO_REMINDER]

@@ -42,7 +42,7 @@ def count_due(store: SQLiteEventStore, reminders: Sequence[float], now: datetime
     times have passed."""
     deadlines.backfill_remind_at(store, reminders)
     moment = now.astimezone(timezone.utc).isoformat(timespec="seconds")
-    following, params = deadlines.remind_at_sql(reminders)
+    following, params = deadlines.remind_at_sql(reminders, store)
     where, keys = ("remind_at <= ? AND due_at > ?", [moment, moment]) if game_id is None else \
         ("due_at > ? AND game_id = ? AND seat = ?", [moment, game_id, seat])  # an operator's reminder now
     with store.transaction() as conn:

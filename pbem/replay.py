@@ -104,7 +104,7 @@ _lock = threading.Lock()
 
 def timeline(service: Service, game_id: str) -> Timeline:
     """The game's timeline, from this process's cache when it has it, extended by any new events."""
-    key = (str(service.store.path), game_id)
+    key = (service.store.name, game_id)
     with _lock:
         seq, head = service.store.last(game_id)
         if seq == 0:

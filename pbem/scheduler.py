@@ -1,9 +1,12 @@
 """The scheduler: APScheduler interval jobs over the database, which is the only truth.
 
 Jobs send due mails, remind players before their deadlines, time out those past them, close undo
-requests nobody finished answering in time, expire invitations to games nobody answered in time, mail the daily digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs, so a restart
-loses nothing. Exactly one scheduler may run per instance: a lock file held for the life of the
-process (``fcntl.flock``; released by the OS if the process dies) refuses a second one.
+requests nobody finished answering in time, expire invitations to games nobody answered in time, mail the daily
+digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs,
+so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
+of the process (``fcntl.flock``; released by the OS if the process dies) refuses a second one; on
+PostgreSQL a session advisory lock (``pbem.leader``) makes a second worker wait and take over when
+the first stops.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,8 +25,9 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 
 from events.rules import ActionError
 from events.store import ConcurrencyError, write_row
+from events.store import StoreUnavailable
 from pbem import muster
-from pbem.config import Settings
+from pbem.config import Settings, is_postgres
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem import seatlife
@@ -40,8 +45,33 @@ class SchedulerRunning(Exception):
 
 
 @contextmanager
-def scheduler_lock(instance: Path) -> Iterator[IO[str]]:
-    """Hold the instance's scheduler lock, or raise ``SchedulerRunning`` naming the holder."""
+def scheduler_lock(instance: Path, database: str = "", *, wait: bool = False) -> Iterator[Any]:
+    """Hold the instance's scheduler lock, or raise ``SchedulerRunning`` naming the holder.
+
+    With a PostgreSQL ``database``, the advisory lock (``pbem.leader.LeaderLock``): with ``wait``, the
+    lock is waited for in the background instead of refused; pass it to ``build``, whose jobs run only
+    while it is held (another worker leads meanwhile).
+    """
+    if is_postgres(database):
+        from pbem.leader import LeaderLock
+        lock = LeaderLock(database)
+        try:
+            if not lock.acquire(wait=False):
+                if not wait:
+                    raise SchedulerRunning(f"a scheduler is already running on this database ({lock.holder()}); "
+                                           "only one may run at a time")
+                log.warning("another scheduler leads (%s): this one waits to take over", lock.holder())
+                threading.Thread(target=lock.acquire, name="pbem-leader-wait", daemon=True).start()
+            yield lock
+        finally:
+            lock.release()
+        return
+    with _file_lock(instance) as handle:
+        yield handle
+
+
+@contextmanager
+def _file_lock(instance: Path) -> Iterator[IO[str]]:
     instance.mkdir(parents=True, exist_ok=True)
     handle = open(instance / LOCK_FILE, "a+", encoding="utf-8")
     try:
@@ -76,21 +106,28 @@ def transport_for(settings: Settings) -> Transport:
 class Jobs:
     """The scheduler's jobs; each opens its own service (a connection per thread) and closes it."""
 
-    def __init__(self, settings: Settings, open_service: Callable[[], Service] | None = None) -> None:
+    def __init__(self, settings: Settings, open_service: Callable[[], Service] | None = None,
+                 leading: Callable[[], bool] = lambda: True) -> None:
         self.settings = settings
         self.open_service = open_service or (lambda: Service.open(settings))
+        self.leading = leading  # False while the scheduler lock is lost (PostgreSQL restarting): jobs wait
 
     @contextmanager
     def service(self) -> Iterator[Service]:
-        service = self.open_service()
+        """The job's service; a database that cannot be reached ends the run (the next run tries again)."""
         try:
-            yield service
-        finally:
-            service.close()
+            service = self.open_service()
+            try:
+                yield service
+            finally:
+                service.close()
+        except StoreUnavailable as err:
+            log.warning("scheduler: %s; the next run tries again", err)
+
 
     def send_mail(self) -> None:
         with self.service() as service:
-            sender = sender_store(service.store.path)
+            sender = sender_store(service.store)
             try:
                 report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
                                   max_attempts=int(self.settings["mail_max_attempts"]),
@@ -185,22 +222,30 @@ class Jobs:
             log.info("inbound: %s", report.summary())
 
 
-def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None) -> Any:
-    """An APScheduler with the jobs; a long misfire grace and coalescing, so a late run is never dropped."""
+def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None, lock: Any = None) -> Any:
+    """An APScheduler with the jobs; a long misfire grace and coalescing, so a late run is never dropped.
+
+    With a PostgreSQL ``lock`` (``pbem.leader.LeaderLock``), a job runs only while the lock is held.
+    """
     jobs = jobs or Jobs(settings)
+    if lock is not None and hasattr(lock, "held"):
+        jobs.leading = lambda: bool(lock.held)
     kind = BlockingScheduler if blocking else BackgroundScheduler
     scheduler = kind(job_defaults={"coalesce": True, "misfire_grace_time": 3600, "max_instances": 1},
                      timezone=timezone.utc)
-    scheduler.add_job(jobs.send_mail, "interval", seconds=int(settings["dispatch_seconds"]), id="send_mail",
-                      next_run_time=datetime.now(timezone.utc))
-    scheduler.add_job(jobs.deadlines, "interval", seconds=int(settings["deadline_seconds"]), id="deadlines",
-                      next_run_time=datetime.now(timezone.utc))
-    scheduler.add_job(jobs.undo_requests, "interval", seconds=int(settings["deadline_seconds"]), id="undo_requests",
-                      next_run_time=datetime.now(timezone.utc))
-    scheduler.add_job(jobs.musters, "interval", seconds=int(settings["deadline_seconds"]), id="musters",
-                      next_run_time=datetime.now(timezone.utc))
-    scheduler.add_job(jobs.digests, "interval", seconds=int(settings["deadline_seconds"]), id="digests",
-                      next_run_time=datetime.now(timezone.utc))
+
+    def gated(job: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            if jobs.leading():
+                job()
+        return run
+
+    start = datetime.now(timezone.utc)
+    every = {"send_mail": "dispatch_seconds", "deadlines": "deadline_seconds", "undo_requests": "deadline_seconds",
+             "musters": "deadline_seconds", "digests": "deadline_seconds"}
     if settings["inbound_maildir"]:
-        scheduler.add_job(jobs.inbound, "interval", seconds=int(settings["dispatch_seconds"]), id="inbound")
+        every["inbound"] = "dispatch_seconds"
+    for name, setting in every.items():
+        first = {"next_run_time": start} if name != "inbound" else {}  # the inbound Maildir: after one interval
+        scheduler.add_job(gated(getattr(jobs, name)), "interval", seconds=int(settings[setting]), id=name, **first)
     return scheduler

@@ -15,13 +15,14 @@ from events.replay import CorruptLog, GameNotFound, GameState
 from events.rules import Action, InvalidAction, Rules
 from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
-from events.store import Row, SQLiteEventStore
+from events.store import Row
 from pbem import config as config_module
 from pbem import deadlines, logbook, muster, organisers, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import seatlife, undo_requests, webhooks
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
                            waiting_for)
+from pbem.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
@@ -36,9 +37,9 @@ EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 _READY: set[str] = set()
 
 
-def create_tables(store: SQLiteEventStore) -> None:
+def create_tables(store: Store) -> None:
     """The service's read models and mail tables (the events' own tables belong to the store); once per process."""
-    if str(store.path.resolve()) in _READY:
+    if store.name in _READY:
         return
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
                                  "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str,
@@ -66,7 +67,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     seatlife.create_tables(store)
     create_mail_tables(store)
     webhooks.create_tables(store)
-    _READY.add(str(store.path.resolve()))
+    _READY.add(store.name)
 
 
 @dataclass(frozen=True)
@@ -87,9 +88,9 @@ class Player:
 
 
 class Service:
-    """pbem over one SQLite database: every change goes through here."""
+    """pbem over one database (SQLite or PostgreSQL, ``pbem.database``): every change goes through here."""
 
-    def __init__(self, store: SQLiteEventStore, games: Mapping[str, Rules[Any]] | None = None, *,
+    def __init__(self, store: Store, games: Mapping[str, Rules[Any]] | None = None, *,
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
                  reminders: Sequence[float] = (0.5, 0.9), undo_request_hours: float = 24.0) -> None:
         self.store = store
@@ -102,22 +103,24 @@ class Service:
         self.reminders = sorted(float(r) for r in reminders)
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
+        self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
         create_tables(store)
 
     @classmethod
     def open(cls, settings: config_module.Settings, games: Mapping[str, Rules[Any]] | None = None) -> Service:
         """The service of an instance; mails are composed when the instance has a secret key."""
-        settings.instance.mkdir(parents=True, exist_ok=True)
-        store = SQLiteEventStore(settings.database, synchronous=str(settings["synchronous"]))
+        store = open_store(settings)
         notifier = None
         if settings["secret_key"]:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
             notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
                                 timezone=str(settings["timezone"]))
-        return cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
-                   interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
-                   undo_request_hours=float(settings["undo_request_hours"]))
+        service = cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
+                      interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
+                      undo_request_hours=float(settings["undo_request_hours"]))
+        service.settings = settings
+        return service
 
     def close(self) -> None:
         self.store.close()
@@ -421,8 +424,9 @@ class Service:
         others, newest activity first; ``limit`` of them from ``offset`` (a page), or all."""
         return self.store.query(
             "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
-            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id LIMIT ? OFFSET ?",
-            (pid, limit, offset))
+            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id"
+            + (" LIMIT ? OFFSET ?" if limit >= 0 else " LIMIT 1000000000 OFFSET ?"),  # no LIMIT -1 on PostgreSQL
+            (pid, limit, offset) if limit >= 0 else (pid, offset))
 
     def count_games_of(self, pid: str) -> tuple[int, int]:
         """How many games the player has, and in how many a decision waits for them."""

@@ -26,7 +26,8 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
-    needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())]
+    needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())
+               or "postgresql" in getattr(getattr(item, "callspec", None), "params", {}).values()]
     if not needing:
         return
     from pg import PgServer, Unavailable
@@ -35,7 +36,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         import psycopg_pool  # noqa: F401
         server = PgServer()
     except ImportError:
-        reason = "PostgreSQL tests skipped: psycopg is not installed (pip install -e '.[postgres]')"
+        reason = "PostgreSQL tests skipped: psycopg is not installed (pip install 'psycopg[binary,pool]')"
     except Unavailable as err:
         reason = f"PostgreSQL tests skipped: no server could be started ({err})"
     else:
@@ -63,6 +64,33 @@ def pg_database(pg_server: Any) -> Iterator[str]:
     pg_server.drop_database(name)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
+    """The engine a delivery test runs on: SQLite (None: the instance's own file), then PostgreSQL.
+
+    On PostgreSQL: a fresh database on the session's server; ``make_settings`` and every process the
+    test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
+    """
+    import delivery
+    if request.param == "sqlite":
+        yield None
+        return
+    server = request.getfixturevalue("pg_server")
+    name = server.create_database()
+    url = server.url(name)
+    patch = pytest.MonkeyPatch()  # its own: a test's monkeypatch.undo() must not take the engine away
+    patch.setattr(delivery, "DATABASE", url)
+    patch.setattr(delivery, "PG_SERVER", server)
+    patch.setenv("PBEM_DATABASE", url)
+    try:
+        yield url
+    finally:
+        patch.undo()
+        from events import pgstore
+        pgstore.close_shared()
+        server.drop_database(name)
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SQLiteEventStore]:
     s = SQLiteEventStore(tmp_path / "events.sqlite3")
@@ -76,7 +104,7 @@ def kernel(store: SQLiteEventStore) -> Kernel:
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
+def service(tmp_path: Path, database: str | None) -> Iterator[Service]:
     """The service of a fresh instance (random secret key, file mailbox): mails are composed."""
     from delivery import make_settings
     opened = Service.open(make_settings(tmp_path / "inst"))

@@ -20,9 +20,24 @@ BEN = Player("ben@example.org", "Ben")
 CY = Player("cy@example.org", "Cy")
 
 
+# The database of the test's engine (the ``database`` fixture): None for the instance's SQLite file.
+DATABASE: str | None = None
+PG_SERVER: Any = None  # the PostgreSQL server of the test, when it runs on PostgreSQL
+
+
+def own_database() -> dict[str, Any]:
+    """Settings that give a second instance a database of its own on the test's engine (on SQLite, its own
+    folder does)."""
+    if DATABASE is None:
+        return {}
+    return {"database": PG_SERVER.url(PG_SERVER.create_database())}
+
+
 def make_settings(tmp: Path, **values: Any) -> config.Settings:
     config.init_instance(tmp)
     settings = config.load(tmp, environ={})
+    if DATABASE is not None:
+        values = {"database": DATABASE, **values}
     return config.Settings(settings.instance, {**settings.values, **values})
 
 

@@ -77,13 +77,27 @@ class PgServer:
     def _start(self) -> None:
         self._run(str(self.bins / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust",
                   "-E", "UTF8", "--locale=C", "--no-sync")
+        self.start()
+
+    def start(self) -> None:
+        """Start the server on its data (again, after ``pause``)."""
         options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c full_page_writes=off"
         self._run(str(self.bins / "pg_ctl"), "start", "-D", str(self.data), "-l", str(self.folder / "server.log"),
                   "-w", "-t", str(START_TIMEOUT), "-o", options)
         self._started = True
 
+    def pause(self) -> None:
+        """Stop the server as an operator restarting it would (``-m fast``: every connection is cut), keeping its
+        data; ``start`` brings it back."""
+        self._run(str(self.bins / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w",
+                  "-t", str(START_TIMEOUT))
+
     def dsn(self, dbname: str = "postgres") -> str:
         return f"host={self.folder} user=postgres dbname={dbname}"
+
+    def url(self, dbname: str = "postgres") -> str:
+        """The database's address as ``PBEM_DATABASE`` takes it (a URL; the socket folder as ``host``)."""
+        return f"postgresql://postgres@/{dbname}?host={self.folder}"
 
     def create_database(self) -> str:
         """A new, empty database; its name."""

@@ -32,7 +32,7 @@ class Clock:
 
 
 @pytest.fixture
-def settings(tmp_path: Path) -> Any:
+def settings(tmp_path: Path, database: str | None) -> Any:
     return make_settings(tmp_path / "inst", turn_hours=10.0, interrupt_hours=2.0)
 
 

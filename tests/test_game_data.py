@@ -9,7 +9,7 @@ from typing import Iterator
 
 import pytest
 
-from delivery import make_settings
+from delivery import make_settings, own_database
 from events.envelope import canonical_json, sha256_hex
 from events.schema import GAME_CREATED
 from pbem.service import GameDamaged, Player, Service, ServiceError
@@ -18,15 +18,15 @@ PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben")]
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
+def service(tmp_path: Path, database: str | None) -> Iterator[Service]:
     s = Service.open(make_settings(tmp_path / "one"))
     yield s
     s.close()
 
 
 @pytest.fixture
-def other(tmp_path: Path) -> Iterator[Service]:
-    s = Service.open(make_settings(tmp_path / "two"))
+def other(tmp_path: Path, service: Service) -> Iterator[Service]:
+    s = Service.open(make_settings(tmp_path / "two", **own_database()))
     yield s
     s.close()
 
@@ -88,7 +88,7 @@ def test_a_store_whose_data_row_was_altered_or_lost_says_the_game_is_damaged(ser
         with service.store.transaction() as conn:
             conn.execute(damage)
             conn.execute("DELETE FROM snapshots")  # a cache: a replay from the events reads the data
-        fresh = Service.open(make_settings(service.store.path.parent))  # nothing cached
+        fresh = Service.open(make_settings(service.settings.instance))  # nothing cached
         try:
             with pytest.raises(GameDamaged, match=said):
                 fresh.load(game)

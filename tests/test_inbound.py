@@ -143,7 +143,7 @@ def test_a_maildir_is_read_once_and_emptied(service: Service, game: str, tmp_pat
 
 def test_the_inbound_command_reads_standard_input(service: Service, game: str) -> None:
     raw = reply_to(latest_mail(service, ANN.email), "bet 3")
-    instance = str(service.store.path.parent)
+    instance = str(service.settings.instance)
     result = CliRunner().invoke(cli, ["--instance", instance, "inbound"], input=raw)
     assert result.exit_code == 0 and "applied 1 command" in result.output
     unknown = CliRunner().invoke(cli, ["--instance", instance, "inbound"], input=b"From: a@b.c\n\nhello\n")
@@ -152,7 +152,7 @@ def test_the_inbound_command_reads_standard_input(service: Service, game: str) -
 
 def inbound(service: Service, *args: str, stdin: bytes = b"") -> Result:
     """``pbem inbound`` on the service's instance, as a mail server's pipe runs it."""
-    return CliRunner().invoke(cli, ["--instance", str(service.store.path.parent), "inbound", *args], input=stdin)
+    return CliRunner().invoke(cli, ["--instance", str(service.settings.instance), "inbound", *args], input=stdin)
 
 
 def test_a_reply_whose_every_command_is_refused_exits_1_with_the_reason(service: Service, game: str) -> None:

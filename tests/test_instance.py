@@ -51,6 +51,7 @@ ARGS: dict[str, list[str]] = {
     "pbem webhook add": ["https://example.org/hook", "--game", "3f9a1c22d0"],
     "pbem webhook list": ["--player", "a@example.org"],
     "pbem webhook remove": ["5c0e2a9b41d7", "--game", "3f9a1c22d0"],
+    "pbem db copy": ["--to", "elsewhere.sqlite3"],
 }
 
 

@@ -233,14 +233,14 @@ def test_a_process_killed_while_sending_loses_no_mail(service: Service, game: st
     server = smtp_server(inbox, port)
     script = textwrap.dedent(f"""
         import time, smtplib
-        from events.store import SQLiteEventStore
+        from pbem.database import open_address
         from pbem.mail.dispatch import dispatch
         from pbem.mail.transport import SMTPTransport
         class Slow(SMTPTransport):
             def send(self, *args):
                 super().send(*args)
                 time.sleep(0.3)
-        store = SQLiteEventStore({str(service.store.path)!r})
+        store = open_address({service.store.address!r})
         dispatch(store, Slow("127.0.0.1", {port}, "none"), "pbem <pbem@localhost>", max_attempts=5, retry_seconds=0,
                  lease_seconds=1)
     """)

@@ -19,6 +19,7 @@ import pytest
 
 from delivery import ANN, BEN, Inbox, free_port, smtp_server
 from events.store import SQLiteEventStore, write_row
+from pbem.database import open_address
 from pbem.claims import claim_due
 from pbem.mail.dispatch import dispatch, status
 from pbem.mail.outbox import OUTBOX, mail_row
@@ -62,8 +63,8 @@ def received(inbox: Inbox) -> Counter[str]:
     return Counter(str(m["Message-ID"]) for m in inbox.messages)
 
 
-def send_all(path: Path, port: int) -> None:
-    store = SQLiteEventStore(path)
+def send_all(address: str, port: int) -> None:
+    store = open_address(address)
     try:
         dispatch(store, SMTPTransport("127.0.0.1", port, "none"), SENDER, max_attempts=3, retry_seconds=1)
     finally:
@@ -78,7 +79,7 @@ def test_threads_sending_the_same_outbox_at_once_deliver_each_mail_once(service:
 
     def sender() -> None:
         start.wait(timeout=10)
-        send_all(service.store.path, port)
+        send_all(service.store.address, port)
 
     threads = [threading.Thread(target=sender) for _ in range(4)]
     try:
@@ -102,7 +103,7 @@ def test_a_worker_and_two_pbem_mail_send_at_once_deliver_each_mail_once(service:
     inbox, port = SlowInbox(), free_port()
     inbox.delay = 0.02
     server = smtp_server(inbox, port)
-    env = {**os.environ, "PBEM_INSTANCE": str(service.store.path.parent), "PBEM_MAIL_TRANSPORT": "smtp",
+    env = {**os.environ, "PBEM_INSTANCE": str(service.settings.instance), "PBEM_MAIL_TRANSPORT": "smtp",
            "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(port), "PBEM_SMTP_SECURITY": "none",
            "PBEM_DISPATCH_SECONDS": "1"}
 
@@ -239,7 +240,7 @@ def test_mail_status_shows_the_mails_being_sent_and_the_lapsed_claims(service: S
     [sending] = claim_due(service.store, OUTBOX, "host:42:live", lease_seconds=300, limit=1)
     [lapsed] = claim_due(service.store, OUTBOX, "host:41:dead", lease_seconds=0.1, limit=1)
     time.sleep(0.2)
-    instance = ["--instance", str(service.store.path.parent)]
+    instance = ["--instance", str(service.settings.instance)]
     out = CliRunner().invoke(cli, [*instance, "mail", "status"])
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()

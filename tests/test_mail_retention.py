@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("highdie_registered")
 
 
 @pytest.fixture
-def service(tmp_path: Path):  # type: ignore[no-untyped-def]
+def service(tmp_path: Path, database: str | None):  # type: ignore[no-untyped-def]
     s = Service.open(make_settings(tmp_path / "inst"))
     yield s
     s.close()
@@ -71,9 +71,11 @@ def test_a_draft_is_kept_deflated_and_a_plain_json_draft_of_before_still_sends(s
     assert isinstance(packed, bytes) and zlib.decompress(packed).startswith(b"{")
     draft = draft_of(rows[0])
     assert len(packed) * 2 < len(json.dumps(draft, sort_keys=True))  # deflated: under half of its JSON
-    # a row written before drafts were deflated holds the JSON text: it reads and sends the same
-    with service.store.transaction() as conn:
-        conn.execute("UPDATE outbox SET draft = ? WHERE id = ?", (json.dumps(draft, sort_keys=True), rows[0]["id"]))
+    # a row written before drafts were deflated holds the JSON text: it reads and sends the same (SQLite only:
+    # PostgreSQL databases are newer, and `pbem db copy` turns such a text into bytes)
+    if service.store.engine == "sqlite":
+        with service.store.transaction() as conn:
+            conn.execute("UPDATE outbox SET draft = ? WHERE id = ?", (json.dumps(draft, sort_keys=True), rows[0]["id"]))
     assert draft_of(outbox(service)[0]) == draft
     report = dispatch(service.store, FileTransport(tmp_path / "mailbox"), "pbem@example.org", max_attempts=3,
                       retry_seconds=1)

@@ -67,7 +67,7 @@ def test_the_muster_is_an_event_stream_that_verifies_and_no_game(service: Servic
 def test_an_unanswered_invitation_expires_on_the_schedulers_tick_and_the_organiser_is_told(service: Service) -> None:
     found = open_one(service, days=7)
     accept(service, found, 0)
-    settings = make_settings(service.store.path.parent)
+    settings = make_settings(service.settings.instance)
     jobs = Jobs(settings, lambda: Service.open(settings))
     due = datetime.fromisoformat(found.invitations[1].expires_at)
     jobs.musters(due - timedelta(seconds=1))
@@ -106,7 +106,7 @@ def test_replacing_is_only_for_decliners_and_never_to_an_address_or_name_already
 
 def test_the_last_two_acceptances_racing_start_the_game_once(service: Service) -> None:
     found = open_one(service, players=PLAYERS[:2])
-    settings = make_settings(service.store.path.parent)
+    settings = make_settings(service.settings.instance)
     results: list[Any] = []
 
     def take(slot: int) -> None:
@@ -137,7 +137,7 @@ def test_a_game_whose_creation_was_interrupted_is_created_by_the_scheduler(servi
     started = accept(service, found, 1)
     monkeypatch.undo()
     assert started.status == "started" and muster.stalled(service.store) == [found.muster_id]
-    settings = make_settings(service.store.path.parent)
+    settings = make_settings(service.settings.instance)
     Jobs(settings, lambda: Service.open(settings)).musters()
     assert muster.stalled(service.store) == []
     assert service.load(str(started.game_id)).config.seats[1].name == "Ben"

@@ -22,7 +22,7 @@ CLI = Cause("cli")
 
 
 @pytest.fixture
-def settings(tmp_path: Path):  # type: ignore[no-untyped-def]
+def settings(tmp_path: Path, database: str | None):  # type: ignore[no-untyped-def]
     return make_settings(tmp_path / "inst", turn_hours=10.0, interrupt_hours=2.0, reminders=[0.5])
 
 

@@ -20,7 +20,7 @@ CLI = Cause("cli")
 
 
 @pytest.fixture
-def settings(tmp_path: Path):  # type: ignore[no-untyped-def]
+def settings(tmp_path: Path, database: str | None):  # type: ignore[no-untyped-def]
     return make_settings(tmp_path / "inst", turn_hours=10.0, interrupt_hours=2.0, reminders=[0.5, 0.9])
 
 
@@ -127,7 +127,8 @@ def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fracti
 
     from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
     conn = sqlite3.connect(":memory:")
-    expression, params = remind_at_sql(fractions)
+    from events.store import SQLiteEventStore
+    expression, params = remind_at_sql(fractions, SQLiteEventStore)
     issued, due = "2026-11-23T10:17:43.250911+00:00", "2026-11-26T10:17:43+00:00"
     for sent in range(len(fractions) + 1):
         [(got,)] = conn.execute(f"SELECT {expression} FROM (SELECT ? AS issued_at, ? AS due_at, ? AS reminders_sent)",
@@ -141,7 +142,28 @@ def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fracti
 
 def test_the_tick_reads_what_is_due_by_its_index_never_every_running_game(service: Service) -> None:
     from pbem import reminders
+    if service.store.engine != "sqlite":
+        pytest.skip("reads SQLite's query plan")
     plan = " ".join(str(r[-1]) for r in service.store.conn.execute(
         "EXPLAIN QUERY PLAN UPDATE deadlines SET owed = 1 WHERE remind_at <= ? AND due_at > ? AND "
         + reminders._RUNNING, ("x", "x")))
     assert "USING INDEX idx_deadlines_remind_at" in plan and "SCAN" not in plan, plan
+
+
+def test_the_next_reminder_time_counted_in_postgresql_is_the_one_python_computes(pg_database: str) -> None:
+    from events.pgstore import PostgresEventStore
+    from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
+    store = PostgresEventStore(pg_database)
+    issued, due = "2026-11-23T10:17:43.250911+00:00", "2026-11-26T10:17:43+00:00"
+    try:
+        for fractions in ([0.5, 0.9], [0.25, 0.5, 0.75], [0.8], []):
+            expression, params = remind_at_sql(fractions, store)
+            for sent in range(len(fractions) + 1):
+                [row] = store.query(f"SELECT {expression} AS got FROM (SELECT CAST(? AS TEXT) AS issued_at, "
+                                    "CAST(? AS TEXT) AS due_at, CAST(? AS BIGINT) AS reminders_sent) t",
+                                    [*params, issued, due, sent])
+                want = remind_at(issued, due, fractions, sent + 1)
+                assert row["got"] == want if want == NO_REMINDER else \
+                    abs(datetime.fromisoformat(row["got"]) - datetime.fromisoformat(want)) <= timedelta(seconds=1)
+    finally:
+        store.close()

@@ -171,7 +171,7 @@ def test_cli_replay(highdie_registered: None, service: Service) -> None:
     seat = next(iter(service.kernel.rules(state).prompts(state.game)))
     service.kernel.execute(game_id, seat, {"kind": "bet", "points": 2}, cause=Cause("cli"))
     service.kernel.undo(game_id, seat, cause=Cause("cli"))
-    instance = str(service.store.path.parent)
+    instance = str(service.settings.instance)
     runner = CliRunner()
 
     def run(*args: str) -> Any:

@@ -30,7 +30,7 @@ SECRET_WORDS = "meet me by the zebra-quartz fountain, the others are bluffing"
 
 
 @pytest.fixture
-def app(tmp_path: Path) -> Flask:
+def app(tmp_path: Path, database: str | None) -> Flask:
     return create_app({"instance": tmp_path / "inst", "secret_key": "talk-test-key", "TESTING": True})
 
 

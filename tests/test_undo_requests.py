@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from delivery import ANN, BEN, make_settings, mails_to
+from delivery import ANN, BEN, make_settings, mails_to, own_database
 from events.audit import verify
 from events.handling import Cause, CommandResult, UndoRefused
 from events.replay import effective
@@ -118,7 +118,7 @@ def test_no_answer_by_the_deadline_refuses_it(service: Service, game: str) -> No
     payload = asked.events[0].payload
     service.answer_undo(game, payload["request"], 1, "approve", cause=CLI)
     state = service.load(game)
-    settings = make_settings(service.store.path.parent)
+    settings = make_settings(service.settings.instance)
     jobs = Jobs(settings, lambda: Service.open(settings))
     due = datetime.fromisoformat(payload["due_at"])
     jobs.undo_requests(due - timedelta(seconds=1))
@@ -256,7 +256,7 @@ def test_the_read_model_comes_back_with_an_imported_record(service: Service, gam
     _, asked = ann_asks(service, game)
     service.answer_undo(game, asked.events[0].payload["request"], 1, "refuse", cause=CLI)
     record = list(service.export(game, with_secrets=True))
-    other = Service.open(make_settings(tmp_path / "other"))
+    other = Service.open(make_settings(tmp_path / "other", **own_database()))
     try:
         other.import_record(record)
         assert other.store.query("SELECT status FROM undo_requests") == [{"status": "refused"}]
@@ -303,7 +303,7 @@ def test_the_last_two_approvals_racing_take_the_moves_back_exactly_once(service:
     import threading
     _, asked = ann_asks(service, game)
     request = asked.events[0].payload["request"]
-    settings = make_settings(service.store.path.parent)
+    settings = make_settings(service.settings.instance)
     barrier = threading.Barrier(2)
     failures: list[BaseException] = []
 

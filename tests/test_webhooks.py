@@ -28,7 +28,7 @@ OPEN = webhooks.Policy(limit=3, allow_loopback=True)  # the tests' receiver is o
 
 
 @pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
+def service(tmp_path: Path, database: str | None) -> Iterator[Service]:
     opened = Service.open(make_settings(tmp_path / "inst"))
     yield opened
     opened.close()

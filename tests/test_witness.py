@@ -34,7 +34,7 @@ SEED = "witnessed"
 
 
 @pytest.fixture
-def app(tmp_path: Path, highdie_registered: None) -> Flask:
+def app(tmp_path: Path, highdie_registered: None, database: str | None) -> Flask:
     return create_app({"instance": tmp_path / "inst", "secret_key": "witness-key", "TESTING": True})
 
 
@@ -68,13 +68,13 @@ def rewrite(service: Service, game_id: str, change: Callable[[list[Event]], list
         event = replace(event, hash=recompute_hash(event, SEED))
         chained.append(event)
         prev = event.hash
-    conn = service.store.conn
-    conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
-    conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
-    for e in chained:
-        conn.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (
-            e.game_id, e.seq, e.type, e.version, json.dumps(e.payload), e.actor, e.visibility.encode(),
-            int(e.reveals), e.recorded_at, json.dumps(e.cause), e.prev_hash, e.hash))
+    with service.store.transaction() as conn:
+        conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+        conn.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+        for e in chained:
+            conn.execute("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", (
+                e.game_id, e.seq, e.type, e.version, json.dumps(e.payload), e.actor, e.visibility.encode(),
+                int(e.reveals), e.recorded_at, json.dumps(e.cause), e.prev_hash, e.hash))
 
 
 def test_every_mail_names_the_chain_head_in_a_header_and_in_its_text(service: Service, game: str) -> None:

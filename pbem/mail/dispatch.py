@@ -22,7 +22,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 from typing import Any
 
 from events.store import SQLiteEventStore
@@ -60,15 +59,16 @@ def _now() -> datetime:
 _iso = iso
 
 
-def sender_store(path: str | Path) -> SQLiteEventStore:
+def sender_store(store: Any) -> Any:
     """The connection a sender records its mails on: ``synchronous = NORMAL``, so recording a sent mail does not
     wait for the disk (in WAL mode a commit is then durable against a crash of the process, not of the machine).
 
     A power cut can forget that a mail went out; it is then claimed and sent again once its lease has run out,
     with the same Message-ID: the at-least-once guarantee a sender that dies mid-send already gives. Moves and
     everything else keep the service's own setting (``synchronous``, FULL by default) on their connections.
+    On PostgreSQL it is the service's own store (``for_sending``). Close it when done.
     """
-    return SQLiteEventStore(path, synchronous="NORMAL")
+    return store.for_sending()
 
 
 def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_attempts: int,
@@ -153,8 +153,9 @@ class _Run:
             updated = conn.execute(f"UPDATE outbox SET {sets}, attempts = ?, claimed_by = NULL, claim_until = NULL "
                                    f"WHERE id = ? AND {CLAIMED}", (*values, attempt, row["id"], self.owner))
             if updated.rowcount == 1:
-                conn.execute("INSERT OR REPLACE INTO mail_attempts (outbox_id, attempt, at, ok, error, sender) "
-                             "VALUES (?,?,?,?,?,?)",
+                conn.execute("INSERT INTO mail_attempts (outbox_id, attempt, at, ok, error, sender) "
+                             "VALUES (?,?,?,?,?,?) ON CONFLICT (outbox_id, attempt) DO UPDATE SET at = excluded.at, "
+                             "ok = excluded.ok, error = excluded.error, sender = excluded.sender",
                              (row["id"], attempt, _iso(at), int(error is None), error, self.owner))
             if claim_next:  # in the same transaction: one commit per mail, as before claims
                 claimed = claim_in(conn, OUTBOX, self.owner, lease_seconds=self.lease_seconds, limit=1, now=self.now)
@@ -195,7 +196,7 @@ def prune(store: SQLiteEventStore, days: float, now: datetime | None = None, bat
             "UPDATE outbox SET draft = NULL, message = NULL WHERE id IN (SELECT id FROM outbox WHERE status = 'sent' "
             "AND sent_at < ? AND draft IS NOT NULL ORDER BY sent_at LIMIT ?)", (cutoff, batch)).rowcount
     if done:
-        store.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        store.checkpoint()
     return int(done)
 
 

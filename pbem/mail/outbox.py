@@ -16,7 +16,7 @@ OUTBOX = "outbox"
 def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table(OUTBOX, {
         "id": str, "game_id": str, "seat": int, "to_addr": str, "kind": str, "subject": str,
-        "message_id": str, "draft": str, "message": str, "status": str, "attempts": int, "due_at": str,
+        "message_id": str, "draft": bytes, "message": str, "status": str, "attempts": int, "due_at": str,
         "created_at": str, "sent_at": str, "last_error": str, **CLAIM_COLUMNS,
         "channel": str,  # mail (or NULL: rows written before webhooks), or webhook (``pbem.webhooks``)
     }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at"),

@@ -23,7 +23,7 @@ from pbem.presentation import board_svg, present
 from pbem.statecache import SHARED_KEPT, StateCache
 from events.handling import StaleCommand
 from events.replay import CorruptLog
-from events.store import ConcurrencyError
+from events.store import ConcurrencyError, StoreUnavailable
 from pbem.errors import GameDamaged
 from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile
 
@@ -83,6 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_error_handler(ConcurrencyError, lost_race)
     app.register_error_handler(StaleCommand, lost_race)
     app.register_error_handler(GameDamaged, damaged)
+    app.register_error_handler(StoreUnavailable, unavailable)
     app.register_error_handler(CorruptLog, lambda err: damaged(GameDamaged.of(err)))
     app.register_error_handler(Exception, unexpected_error)
     return app
@@ -129,6 +130,14 @@ def damaged(err: GameDamaged) -> Any:
     """A game whose record no longer replays: said plainly, with where to look (its verify page still works)."""
     return error_response(PageError(503, "This game cannot be shown", f"{err}. Its verification page says where "
                                     f"the record breaks: /games/{err.game_id}/verify.", "game_damaged"))
+
+
+def unavailable(err: StoreUnavailable) -> Any:
+    """The database cannot be reached (restarting): 503, nothing written; the next request may work."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.path, err)
+    response = error_response(PageError(503, "Try again in a moment", "The game's database cannot be reached just "
+                                        "now; nothing was changed. Try again in a minute.", "database_unavailable"))
+    return response
 
 
 def unexpected_error(err: Exception) -> Any:

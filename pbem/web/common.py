@@ -127,7 +127,7 @@ def close_service(_: BaseException | None = None) -> None:
     if used is None:
         return
     pool: queue.LifoQueue[Service] = current_app.extensions.setdefault("pbem.services", queue.LifoQueue())
-    if used.store.conn.in_transaction:  # never: every transaction ends in its request; if one did not, drop it
+    if used.store.in_transaction:  # never: every transaction ends in its request; if one did not, drop it
         used.close()
     elif pool.qsize() < POOL:
         pool.put(used)

@@ -8,6 +8,9 @@ a. Appends: ``PostgresEventStore.append`` of one event at a time to a stream (th
    the raw rate.
 b. Reads: ``PostgresEventStore.read`` of one game's whole stream (rows to ``Event`` objects, the
    JSON parsed), against the raw floor: the same ``SELECT`` fetched as tuples. Goal: within 3x.
+c. The delivery layer's SQL surface: ``store.query`` of one read-model row (``?`` placeholders, the
+   translation cached, rows as dicts), and a one-statement ``store.transaction`` (an update, as a
+   claim or a digest does), against raw psycopg doing the same on one connection. Reported, no goal.
 
 The server is the tests' throwaway one (``tests/pg.py``: unix socket, ``fsync=off``), so the figures
 are the store's own cost over the driver, not the disk's. Times are medians, with the garbage
@@ -95,6 +98,40 @@ def main() -> None:
             floor_times.append(timed(lambda: raw.execute(select, ("read-game", 0)).fetchall()))
         read_ms = statistics.median(read_times) * 1000
         floor_ms = statistics.median(floor_times) * 1000
+
+        raw.execute("CREATE TABLE raw_model (game_id TEXT PRIMARY KEY, last_seq BIGINT)")
+        store.ensure_table("model", {"game_id": str, "last_seq": int}, pk="game_id")
+        for table in ("model", "raw_model"):
+            raw.execute(f"INSERT INTO {table} SELECT 'g' || n, n FROM generate_series(1, 1000) n")
+        n = 2000
+        query_times, raw_query_times, update_times, raw_update_times = [], [], [], []
+
+        def store_queries() -> None:
+            for i in range(n):
+                store.query("SELECT game_id, last_seq FROM model WHERE game_id = ?", (f"g{i % 1000 + 1}",))
+
+        def raw_queries() -> None:
+            for i in range(n):
+                raw.execute("SELECT game_id, last_seq FROM raw_model WHERE game_id = %s", (f"g{i % 1000 + 1}",)).fetchall()
+
+        def store_updates() -> None:
+            for i in range(n):
+                with store.transaction() as conn:
+                    conn.execute("UPDATE model SET last_seq = last_seq + 1 WHERE game_id = ?", (f"g{i % 1000 + 1}",))
+
+        def raw_updates() -> None:
+            for i in range(n):
+                with raw.transaction():
+                    raw.execute("UPDATE raw_model SET last_seq = last_seq + 1 WHERE game_id = %s", (f"g{i % 1000 + 1}",))
+        for _ in range(3):
+            query_times.append(timed(store_queries))
+            raw_query_times.append(timed(raw_queries))
+            update_times.append(timed(store_updates))
+            raw_update_times.append(timed(raw_updates))
+        query_us = statistics.median(query_times) / n * 1e6
+        raw_query_us = statistics.median(raw_query_times) / n * 1e6
+        update_us = statistics.median(update_times) / n * 1e6
+        raw_update_us = statistics.median(raw_update_times) / n * 1e6
         raw.close()
         store.close()
     finally:
@@ -106,6 +143,8 @@ def main() -> None:
         "read_ms": round(read_ms, 3), "raw_read_ms": round(floor_ms, 3),
         "read_ratio": round(read_ms / floor_ms, 2), "read_goal_met": read_ms / floor_ms <= 3,
         "appends": args.appends, "runs": args.runs, "events_read": args.events, "reads": args.reads,
+        "query_us": round(query_us, 1), "raw_query_us": round(raw_query_us, 1),
+        "update_us": round(update_us, 1), "raw_update_us": round(raw_update_us, 1),
     }
     if args.json:
         print(json.dumps(figures, indent=2))
@@ -114,6 +153,9 @@ def main() -> None:
           f"{figures['append_ratio']} x (goal >= 0.5 x) {'PASS' if figures['append_goal_met'] else 'MISS'}")
     print(f"b. read of {args.events} events: {read_ms:.2f} ms against the raw floor {floor_ms:.2f} ms: "
           f"{figures['read_ratio']} x (goal <= 3 x) {'PASS' if figures['read_goal_met'] else 'MISS'}")
+    print(f"c. store.query of one row {query_us:.0f} us against raw {raw_query_us:.0f} us "
+          f"({query_us / raw_query_us:.2f} x); a one-update transaction {update_us:.0f} us against raw "
+          f"{raw_update_us:.0f} us ({update_us / raw_update_us:.2f} x)")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ BEN = Player("ben@example.org", "Ben")
 
 
 @pytest.fixture
-def app(tmp_path: Path, highdie_registered: None) -> Flask:
+def app(tmp_path: Path, highdie_registered: None, database: str | None) -> Flask:
     return create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True, "TESTING": True})
 
 

@@ -173,7 +173,7 @@ def test_every_write_that_loses_a_race_is_a_409(client: FlaskClient, game: Game)
     ]
     before = written(game)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SQLiteEventStore, "append", _lose)
+        patch.setattr(type(game.service.store), "append", _lose)
         answers = [client.post(path, data=form) for path, form in writes]
         api = client.post(f"/api/play/{ben}", json={"text": "bet 1"})
     assert [r.status_code for r in answers] == [409] * len(writes), [text(r)[:300] for r in answers]
@@ -190,7 +190,7 @@ def test_an_undo_answer_that_loses_every_race_is_a_409(client: FlaskClient, game
     page = text(client.get(f"/undo/{token}"))
     before = written(game)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(SQLiteEventStore, "append", _lose)
+        patch.setattr(type(game.service.store), "append", _lose)
         response = client.post(f"/undo/{token}", data={"csrf": csrf_of(page), "seq": seq_of(page),
                                                        "answer": "approve"})
     assert response.status_code == 409 and "moved on while you were deciding" in text(response)

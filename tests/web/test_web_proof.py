@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import re
 from datetime import datetime, timedelta, timezone
 
@@ -129,9 +131,11 @@ def test_the_verify_page_names_the_first_bad_event(client: FlaskClient, game: Ga
     page = text(client.get(f"/games/{game.id}/verify"))
     assert "Verified" in page and "every draw recomputed from the seed" in page
     assert f'href="/games/{game.id}/record.jsonl"' in page
-    game.service.store.conn.execute(  # type: ignore[attr-defined]
-        "UPDATE events SET payload = json_set(payload, '$.points', 3) WHERE game_id = ? AND seq = ("
-        "SELECT min(seq) FROM events WHERE game_id = ? AND seq > 5)", (game.id, game.id))
+    found = game.service.store.query("SELECT seq, payload FROM events WHERE game_id = ? AND seq > 5 ORDER BY seq "
+                                     "LIMIT 1", (game.id,))[0]
+    with game.service.store.transaction() as conn:
+        conn.execute("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+                     (json.dumps({**json.loads(found["payload"]), "points": 3}), game.id, found["seq"]))
     broken = text(client.get(f"/games/{game.id}/verify"))
     assert re.search(r"Verification failed at event 6</h2><p>its content does not match its hash", broken)
 
@@ -146,8 +150,8 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
     assert response.headers["Content-Disposition"] == f'attachment; filename="pbem-{game.id}.jsonl"'
     body = text(response)
     assert ANN.email not in body and BEN.email not in body
-    from delivery import make_settings
-    elsewhere = Service.open(make_settings(tmp_path / "elsewhere"))  # type: ignore[operator]
+    from delivery import make_settings, own_database
+    elsewhere = Service.open(make_settings(tmp_path / "elsewhere", **own_database()))  # type: ignore[operator]
     try:
         state = elsewhere.import_record(body.splitlines())
         assert [e.to_record() for e in elsewhere.store.read(game.id)] == \

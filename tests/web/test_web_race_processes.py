@@ -1,4 +1,6 @@
-"""Two web server processes on one SQLite file, raced through one link: one write wins, the rest are 409s.
+"""Two web server processes on one database, raced through one link: one write wins, the rest are 409s.
+
+On both engines: one SQLite file, then one PostgreSQL database (the nodes of a scaled-out service).
 
 The servers are real processes (``serve_highdie.py``: the app under threaded werkzeug, on
 loopback), so no lock inside one process can be what keeps two writes apart: only the
@@ -8,6 +10,7 @@ in rounds and in time.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -42,9 +45,10 @@ class Servers:
     ports: list[int]
     instance: Path
     links: Links
+    database: str | None = None
 
     def service(self) -> Service:
-        return Service.open(make_settings(self.instance))
+        return Service.open(make_settings(self.instance, **({"database": self.database} if self.database else {})))
 
 
 def wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
@@ -60,11 +64,15 @@ def wait_until_up(port: int, process: subprocess.Popen[bytes], log: Path) -> Non
             time.sleep(0.1)
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     folder = tmp_path_factory.mktemp("race")
     instance = folder / "inst"
-    settings = make_settings(instance)
+    database, env = None, dict(os.environ)
+    if request.param == "postgresql":
+        server = request.getfixturevalue("pg_server")
+        database = env["PBEM_DATABASE"] = server.url(server.create_database())
+    settings = make_settings(instance, **({"database": database} if database else {}))
     ports = [free_port(), free_port()]
     started: list[tuple[subprocess.Popen[bytes], Path]] = []
     try:
@@ -72,10 +80,10 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
             log = folder / f"server-{port}.log"
             with open(log, "wb") as out:
                 started.append((subprocess.Popen([sys.executable, str(SCRIPT), str(instance), str(port)], cwd=ROOT,
-                                                 stdout=out, stderr=subprocess.STDOUT), log))
+                                                 stdout=out, stderr=subprocess.STDOUT, env=env), log))
         for port, (process, log) in zip(ports, started):
             wait_until_up(port, process, log)
-        yield Servers(ports, instance, Links(settings.secret_keys, 86_400))
+        yield Servers(ports, instance, Links(settings.secret_keys, 86_400), database)
     finally:
         for process, _ in started:
             process.terminate()

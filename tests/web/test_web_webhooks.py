@@ -20,7 +20,7 @@ HOOK = "http://127.0.0.1:9/hook-path-secret"
 
 
 @pytest.fixture
-def app(tmp_path: Path, highdie_registered: None) -> Flask:
+def app(tmp_path: Path, highdie_registered: None, database: str | None) -> Flask:
     return create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True, "TESTING": True,
                        "webhook_loopback": True, "webhook_limit": 2})
 
@@ -138,7 +138,7 @@ def test_the_cli_adds_lists_and_removes_webhooks(app: Flask, game: Game, monkeyp
         assert (result.exit_code == 0) == ok, result.output
         return result.output
 
-    (game.service.store.path.parent / "pbem.toml").write_text("", encoding="utf-8")  # an instance folder
+    (game.service.settings.instance / "pbem.toml").write_text("", encoding="utf-8")  # an instance folder
     said = run("webhook", "add", "--game", game.id, HOOK)
     hook_id = said.split()[1].rstrip(":")
     assert "JSON at 127.0.0.1" in said and "signing secret" in said
