@@ -316,5 +316,6 @@ def test_an_organiser_s_game_from_invitation_to_verified_end(app: Flask, service
     posted = [p.body.decode() for p in post.receiver.posts]
     assert posted and all(p.path == "/table" for p in post.receiver.posts)
     assert any("Good luck, all!" in body for body in posted)
+    assert any(f"{writer.name} sent a private message to {listener.name}" in body for body in posted)
     for secret in ("zebra-quartz", PRIVATE_REASON, "YOUR HAND", DEE.email, CY.email):
         assert not [body for body in posted if secret in body], secret
