@@ -50,7 +50,7 @@ def issued(host: Host, before: GameState[Any] | None, after: GameState[Any], eve
     if any(e.type == ACTIONS_UNDONE for e in events):
         prompted_before = {}  # after an undo every prompt is issued afresh, with a fresh link
     actor = actor_seat(str(events[0].cause.get("actor", "")))
-    now = datetime.now(timezone.utc)
+    now = datetime.fromisoformat(events[0].recorded_at)  # the prompt's time, by the clock the kernel records at
     hours = {"turn": after.config.options.get("turn_hours", host.turn_hours),
              "interrupt": after.config.options.get("interrupt_hours", host.interrupt_hours)}
     drafts = []
@@ -190,7 +190,7 @@ def resume(host: Host, game_id: str, reason: str, *, cause: Cause, expected_seq:
                              (game_id,))
     if not found:
         raise ServiceError(f"game {game_id} is not paused")
-    paused = datetime.now(timezone.utc) - datetime.fromisoformat(found[0]["paused_at"])
+    paused = datetime.fromisoformat(host.kernel.clock()) - datetime.fromisoformat(found[0]["paused_at"])
     drafts = [NewEvent(GAME_RESUMED, {"reason": reason})]
     for row in host.store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,)):
         moved = datetime.fromisoformat(row["due_at"]) + paused

@@ -543,6 +543,8 @@ class Service:
         owner = target.visibility.seats[0] if target.visibility.kind == "seats" and target.visibility.seats else None
         found["described"] = self.describe_event(self.kernel.rules(state), target, owner, ended,
                                                  [s.name for s in state.config.seats])
+        if organiser and target.type in talk.TALK_TYPES:
+            talk.withhold(found, target, ended, [s.name for s in state.config.seats])
         if not organiser and not ended and not own:
             found["views"] = {"public": found["views"]["public"]}
             found["changes"] = {"public": found["changes"]["public"]}

@@ -109,6 +109,19 @@ def test_a_paused_game_neither_reminds_nor_times_out_and_resuming_extends(servic
         service.resume(game, "again", cause=CLI)
 
 
+def test_deadlines_and_pauses_count_by_the_clock_events_are_recorded_at(service: Service, game: str) -> None:
+    later = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(days=30)
+    service.kernel.clock = lambda: later.isoformat(timespec="seconds")  # as the scheduler's tick at that time
+    result = service.act(game, ANN.email, "bet 1", cause=CLI)
+    [event] = [e for e in result.events if e.type == DEADLINE_SET]
+    assert event.payload["due_at"] == (later + timedelta(hours=10)).isoformat(timespec="seconds")
+    service.pause(game, "Ben is travelling", cause=CLI)
+    later += timedelta(days=2)
+    resumed = service.resume(game, "back home", cause=CLI)
+    assert resumed.events[-1].payload["due_at"] == (later + timedelta(hours=10)).isoformat(timespec="seconds")
+    assert resumed.events[-1].payload["reason"] == "the game was paused for 2.0 days"
+
+
 def test_the_organiser_extends_a_deadline_on_record(service: Service, game: str) -> None:
     due = datetime.fromisoformat(deadline(service, game, 0)["due_at"])
     result = service.extend(game, 24, "holiday", cause=CLI)

@@ -99,6 +99,25 @@ def test_a_private_message_is_read_by_its_readers_only_on_every_channel(service:
     assert "zebra-quartz" not in seen and "bluffing" not in seen
 
 
+def test_the_organiser_audits_that_a_private_message_or_sealed_note_was_written_but_not_its_words(
+        service: Service, app: Flask, emerald: str) -> None:
+    say(service, emerald, 0, f"tell ben: {SECRET_WORDS}")
+    say(service, emerald, 1, "seal Cy will win")
+    say(service, emerald, 2, "say good luck, all")
+    told, sealed, said = [e for e in service.store.read(emerald) if e.type in talk.TALK_TYPES]
+    found = service.audit(emerald, told.seq, organiser=True)
+    assert found["described"] == "Ann sent a private message to Ben"
+    assert found["event"]["payload"] == {"seat": 0, "to": [1]} and found["event"]["hash"] == told.hash
+    assert "zebra-quartz" not in json.dumps(found) and "Cy will win" not in json.dumps(service.audit(
+        emerald, sealed.seq, organiser=True))
+    # on the organiser's page too
+    token = app.extensions["pbem.links"].make("organiser", emerald)
+    page = app.test_client().get(f"/organise/{token}/audit/{told.seq}")
+    assert page.status_code == 200 and "zebra-quartz" not in page.get_data(as_text=True)
+    # a message to the whole table is public: its words are audited as they were said
+    assert "good luck, all" in service.audit(emerald, said.seq, organiser=True)["described"]
+
+
 def test_a_private_note_never_enters_the_log_and_a_sealed_one_opens_at_the_end(service: Service, app: Flask,
                                                                               emerald: str) -> None:
     say(service, emerald, 0, f"note {SECRET_WORDS}")
