@@ -9,7 +9,7 @@ from events.store import ConcurrencyError, StoreUnavailable
 from pbem.config import ConfigError
 from pbem.database import open_address, open_store
 from pbem.dbcopy import CopyRefused, copy
-from pbem.service import create_tables
+from pbem.tables import create_tables
 
 
 @click.group("db")
