@@ -38,6 +38,7 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED
+from pbem.hooks import WithRows
 from pbem.errors import ServiceError
 from pbem.people import zone_of
 from pbem.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, MAX_REASON, POLICIES, day, when
@@ -199,7 +200,7 @@ def declare(service: Service, game_id: str, seat: int, starts: Any, until: Any, 
     if begin <= now:
         drafts += start_drafts(service, service.load(game_id), {**row, "started_at": iso(now)}, now)
     return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause,
-                                 hooks=_Hooks(service, [Row(TABLE, row, pk=("game_id", "absence"))]))
+                                 hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))], first=True))
 
 
 def back(service: Service, game_id: str, seat: int, *, cause: Cause, now: datetime | None = None) -> CommandResult:
@@ -342,13 +343,6 @@ def rows(game_id: str, events: Sequence[Event]) -> list[Row]:
     return found
 
 
-class _Hooks:
-    def __init__(self, service: Service, rows: list[Row]) -> None:
-        self.service, self.extra = service, rows
-
-    def follow(self, before: Any, after: Any, events: list[Event]) -> list[NewEvent]:
-        return self.service.follow(before, after, events)
-
     def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
         return self.extra + self.service.rows(before, after, events)
 
@@ -382,7 +376,8 @@ def act(service: Service, absence: dict[str, Any], now: datetime) -> CommandResu
         drafts = end_drafts(service, state, found, now, "over")
     else:
         return None
-    return service.kernel.record(game_id, drafts, actor=SCHEDULER, cause=Cause("scheduler", {"absence": found["absence"]}),
+    return service.kernel.record(game_id, drafts, actor=SCHEDULER,
+                                 cause=Cause("scheduler", {"absence": found["absence"]}),
                                  hooks=service, expected_seq=seq)
 
 

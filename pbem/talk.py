@@ -28,6 +28,7 @@ from events.envelope import Event, NewEvent, Visibility, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
 from events.rules import EventType, InvalidAction
 from events.store import Row
+from pbem.hooks import WithRows
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -37,8 +38,8 @@ NOTE_SEALED = "pbem.NoteSealed"
 NOTE_KEPT = "pbem.NoteKept"
 TALK_TYPES = (SAID, NOTE_SEALED, NOTE_KEPT)
 MAX_WORDS = 1000  # characters of a message or a note
-KEYWORDS = ("say", "tell", "note", "seal")
-KINDS = ("say", "note", "seal")  # a message, a private note, a sealed note  # how a line of a reply by mail starts when it is talk, not a move
+KEYWORDS = ("say", "tell", "note", "seal")  # how a line of a reply by mail starts when it is talk, not a move
+KINDS = ("say", "note", "seal")  # a message, a private note, a sealed note
 
 
 class SaidSchema(Schema):
@@ -146,17 +147,8 @@ def record(service: Service, game_id: str, seat: int, talk: Talk, *, cause: Caus
                                   "key": key}, pk=("game_id", "commitment")))
     else:
         raise InvalidAction(f"unknown kind of talk {talk.kind!r}")
-    return service.kernel.record(game_id, [draft], actor=seat_actor(seat), cause=cause, hooks=_Hooks(service, rows))
+    return service.kernel.record(game_id, [draft], actor=seat_actor(seat), cause=cause, hooks=WithRows(service, rows))
 
-
-class _Hooks:
-    """The service's hooks for a talk command, plus the private note's row in the same transaction."""
-
-    def __init__(self, service: Service, rows: list[Row]) -> None:
-        self.service, self.extra = service, rows
-
-    def follow(self, before: Any, after: Any, events: list[Event]) -> list[NewEvent]:
-        return self.service.follow(before, after, events)
 
     def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
         return self.service.rows(before, after, events) + self.extra

@@ -38,6 +38,7 @@ from events.rules import EventType
 from events.schema import ACTIONS_UNDONE, GAME_ENDED, RANDOM_DRAWN
 from events.store import Row, SQLiteEventStore, write_row
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, public_prompt, utc
+from pbem.hooks import WithRows
 from pbem.errors import NotFound, ServiceError
 from pbem.mail.outbox import OUTBOX, pack
 from pbem.talk import TALK_TYPES
@@ -262,7 +263,7 @@ def add_for_game(service: Service, game_id: str, url: Any, kind: str | None, pol
     draft = NewEvent(WEBHOOK_ADDED, {"webhook": row["id"], "kind": target.kind, "host": target.host},
                      Visibility.public())
     extra = [Row(WEBHOOKS, row), post_row(row, greeting, seat=None)]
-    result = service.kernel.record(game_id, [draft], actor=ORGANISER, cause=cause, hooks=_Hooks(service, extra),
+    result = service.kernel.record(game_id, [draft], actor=ORGANISER, cause=cause, hooks=WithRows(service, extra),
                                    expected_seq=expected_seq, exact=False, retries=3)
     return Added(shown(row), row["secret"], result)
 
@@ -292,18 +293,9 @@ def remove(service: Service, owner: tuple[str, str], webhook_id: str, *, cause: 
     draft = NewEvent(WEBHOOK_REMOVED, {"webhook": found["id"], "kind": found["kind"], "host": found["host"]},
                      Visibility.public())
     return service.kernel.record(owner_id, [draft], actor=ORGANISER, cause=cause,
-                                 hooks=_Hooks(service, [Row(WEBHOOKS, gone, pk=("id",))]),
+                                 hooks=WithRows(service, [Row(WEBHOOKS, gone, pk=("id",))]),
                                  expected_seq=expected_seq, exact=False, retries=3)
 
-
-class _Hooks:
-    """The service's hooks for a webhook's command, plus the webhook's rows in the same transaction."""
-
-    def __init__(self, service: Service, rows: list[Row]) -> None:
-        self.service, self.extra = service, rows
-
-    def follow(self, before: Any, after: Any, events: list[Event]) -> list[NewEvent]:
-        return self.service.follow(before, after, events)
 
     def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
         return self.service.rows(before, after, events) + self.extra
