@@ -21,6 +21,7 @@ written in the same transaction as the events.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import uuid
@@ -313,16 +314,35 @@ def _expiry(days: float, now: datetime | None = None) -> str:
     return now_text((now or datetime.now(timezone.utc)) + timedelta(days=days))
 
 
+class AlreadyOpened(ServiceError):
+    """The muster of this id was opened already (the same form sent twice): nothing more is written."""
+
+    def __init__(self, found: Muster) -> None:
+        super().__init__(f"this game was asked for already ({found.muster_id})")
+        self.found = found
+
+
+def muster_id_for(organiser: str, form: str) -> str:
+    """The id of the muster one new-game form opens (``form``: the random id of that form as shown): the same form
+    sent twice names the same stream, whose key takes its first event once."""
+    return PREFIX + hashlib.sha256(f"{organiser}\n{form}".encode()).hexdigest()[:10]
+
+
 def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: str, title: str,
                 players: Sequence[Player], options: Mapping[str, Any], data_override: Mapping[str, Any] | None,
-                days: float, cause: Cause) -> Muster:
-    """Open a muster and invite every player (the request is checked before: ``pbem.organisers.check``)."""
-    muster_id = PREFIX + secrets.token_hex(5)
+                days: float, cause: Cause, muster_id: str | None = None) -> Muster:
+    """Open a muster and invite every player (the request is checked before: ``pbem.organisers.check``).
+
+    :raises AlreadyOpened: ``muster_id`` names a muster opened before (a form sent twice).
+    """
+    muster_id = muster_id or PREFIX + secrets.token_hex(5)
     seed = new_seed()  # salts the commitments of the payloads only the organiser and each invitee may read
     expires = _expiry(days)
     head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options)
 
-    def decide(_: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
+    def decide(current: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
+        if current is not None:
+            raise AlreadyOpened(current)
         opened = NewEvent(OPENED, {"game_type": game_type, "options": dict(options),
                                    "data_override": dict(data_override) if data_override else None,
                                    "organiser": organiser, "organiser_name": organiser_name,

@@ -10,6 +10,7 @@ not fit gives the form back with one clear error and writes nothing. A good one 
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -22,6 +23,7 @@ from pbem.web.common import PageError, check_csrf, decimal, links, read_token, s
 
 bp = Blueprint("newgame", __name__, url_prefix="/new")
 
+FORM_ID = re.compile(r"[0-9a-f]{16}")  # a new-game form's random id: the same form sent twice opens one muster
 MAX_ROWS = 6  # player rows on the form: the most any game seats (five), and a spare
 
 
@@ -83,7 +85,7 @@ def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
     values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
                       "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS),
-                      "autopilot_after": str(autopilot.DEFAULT_AFTER)}
+                      "autopilot_after": str(autopilot.DEFAULT_AFTER), "form": secrets.token_hex(8)}
     shown = render_template("web/newgame.html", token=token, csrf=links().csrf(token), games=games(), form=values,
                             refusal=refusal, vacations=organisers.VACATIONS, days=float(s["invitation_days"]), musters=[
                                 {**m, "url": url_for("muster.organiser_page",
@@ -109,7 +111,8 @@ def create(token: str) -> Any:
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
             "options": {k: v for k, v in f.items() if k.startswith("opt.")},
-            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after")}}
+            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after")},
+            "form": f.get("form", "") if FORM_ID.fullmatch(f.get("form", "")) else ""}
     try:
         policy = organisers.seat_policy(f.get("vacation"), f.get("vacation_days"), f.get("autopilot_after"))
         hours = {key: decimal(f.get(key), words, "a number of hours, like 48 or 1.5")
@@ -123,7 +126,11 @@ def create(token: str) -> Any:
         found = muster.open_muster(service(), organiser=email, organiser_name=form["name"] or email.split("@")[0],
                                    game_type=asked.game_type, title=asked.title, players=asked.players,
                                    options={**asked.options, **policy}, data_override=asked.data_override,
-                                   days=float(settings()["invitation_days"]), cause=Cause("link", read_token("newgame", token).cause()))
+                                   days=float(settings()["invitation_days"]),
+                                   cause=Cause("link", read_token("newgame", token).cause()),
+                                   muster_id=muster.muster_id_for(email, form["form"]) if form["form"] else None)
+    except muster.AlreadyOpened as err:  # the form sent twice (a double click, a reload): the muster it opened
+        found = err.found
     except PageError as err:
         err.message = err.message.replace(" Nothing was changed.", "")
         return form_page(token, email, form=form, refusal=err)

@@ -147,6 +147,25 @@ def test_an_organiser_creates_a_game_and_it_starts_when_everyone_has_accepted(cl
     assert "Organise the game" in text(client.get(muster_page))
 
 
+def test_the_same_form_sent_twice_opens_one_muster_and_invites_each_player_once(
+        client: FlaskClient, service: Service, post: Post) -> None:
+    path = new_game_page(client, service, post)
+    page = text(client.get(path))
+    form_id = re.search(r'name="form" value="([0-9a-f]{16})"', page)
+    assert form_id is not None
+    sent = form(csrf_of(page), form=form_id[1])
+    first, second = client.post(path, data=sent), client.post(path, data=sent)  # a double click
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"].split("?")[0] == second.headers["Location"].split("?")[0]
+    assert len(muster.listing(service.store)) == 1
+    assert all(len(post.to(address)) == 1 for _, address in PLAYERS)
+    # the page shown again is a new form: it asks for another game
+    again = text(client.get(path))
+    assert re.search(r'name="form" value="([0-9a-f]{16})"', again)[1] != form_id[1]  # type: ignore[index]
+    client.post(path, data=form(csrf_of(again), form=re.search(r'name="form" value="([0-9a-f]{16})"', again)[1]))  # type: ignore[index]
+    assert len(muster.listing(service.store)) == 2
+
+
 def test_bad_input_gives_a_clear_error_and_writes_nothing(client: FlaskClient, service: Service,
                                                           post: Post) -> None:
     path = new_game_page(client, service, post)
