@@ -167,6 +167,8 @@ class Kernel:
         self.replayer = Replayer(games, registry, self.data)
         self.clock = clock
         self._seeds: dict[str, str] = {}  # a seed never changes once stored
+        # called with the new state once a command is recorded: work that needs the command stored, not atomic with it
+        self.after_commit: Callable[[GameState[Any]], None] | None = None
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -305,6 +307,8 @@ class Kernel:
                 events += sealed
             extra += hooks.rows(before, after, events)
         self.store.append(game_id, seq, events, extra, self.replayer.snapshot_for(seq, after))
+        if self.after_commit is not None:
+            self.after_commit(after)
         return CommandResult(before, after, events)
 
     def record(self, game_id: str, drafts: list[NewEvent], *, actor: str, cause: Cause,

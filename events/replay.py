@@ -184,11 +184,11 @@ class Replayer:
             raise GameNotFound(game_id)
         return self.fold(events)
 
-    def advance(self, store: EventStore, state: GameState[Any]) -> GameState[Any] | None:
-        """``state`` carried forward to the stream's end by folding the events after it, as a snapshot's tail is;
-        ``None`` when that would not give the loaded state: the first of them does not chain to ``state``'s hash,
-        or one undoes events ``state`` already holds."""
-        tail = store.read(state.game_id, state.seq)
+    def advance(self, store: EventStore, state: GameState[Any], upto_seq: int | None = None) -> GameState[Any] | None:
+        """``state`` carried forward to the stream's end (or to ``upto_seq``) by folding the events after it, as a
+        snapshot's tail is; ``None`` when that would not give the loaded state: the first of them does not chain to
+        ``state``'s hash, or one undoes events ``state`` already holds."""
+        tail = store.read(state.game_id, state.seq, upto_seq)
         if not tail or tail[0].prev_hash != state.last_hash:
             return None
         if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] <= state.seq for e in tail):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from events.envelope import Event
@@ -20,6 +22,34 @@ if TYPE_CHECKING:
     from pbem.service import Service
 
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
+
+WORDS_KEPT = 16_384  # lines in words kept per process: a move's mail, receipt and log window describe the same events
+
+
+class Words:
+    """The lines in words already written, by event and reader: an event's words never change (its hash names it,
+    and its words depend only on it, the reader, whether the game has ended and the players' names)."""
+
+    def __init__(self, size: int = WORDS_KEPT) -> None:
+        self.size = size
+        self.lines: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        with self.lock:
+            found = self.lines.get(key)
+            if found is not None:
+                self.lines.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[Any, ...], text: str) -> None:
+        with self.lock:
+            self.lines[key] = text
+            if len(self.lines) > self.size:
+                self.lines.popitem(last=False)
+
+
+WORDS = Words()
 
 
 def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
@@ -69,6 +99,17 @@ def last_acted(store: SQLiteEventStore, game_id: str, seat: int) -> int:
 
 def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
     """One event in words, as the reader at ``seat`` may read it (``ended``: everything is shown)."""
+    if not event.hash:  # not yet sealed: nothing names it
+        return _describe(rules, event, seat, ended, names)
+    key = (event.game_id, event.seq, event.hash, seat, ended, tuple(names))
+    text = WORDS.get(key)
+    if text is None:
+        text = _describe(rules, event, seat, ended, names)
+        WORDS.put(key, text)
+    return text
+
+
+def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:
     payload = event.payload
     if event.type == GAME_CREATED:
         return f"game created for {', '.join(names)}; seed commitment {payload['seed_commitment'][:16]}..."

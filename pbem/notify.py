@@ -9,12 +9,12 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import undo_requests, webhooks
+from pbem import owed_mail, undo_requests, webhooks
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, domain_of, new_message_id
-from pbem.people import DEFAULT_ZONE, mail_settings, short_time, zone_of
+from pbem.people import DEFAULT_ZONE, MailSettings, readers, short_time, zone_in, zone_of
 from pbem.presentation import short_name, turn_label
 from pbem.seat_events import TOLD_TYPES
 from pbem.talk import TALK_TYPES, is_talk
@@ -99,9 +99,11 @@ class Notifier:
         if agreed is not None and agreed["result"] == "approved":
             asker = after.config.seats[agreed["seat"]].name
             extra = {"agreement": f"at {asker}'s request ({agreed['reason']})"}
+        known = readers(service.store, [str(p["email"]) for p in players])
         for player in players:
             seat = int(player["seat"])
-            chosen = mail_settings(service.store, str(player["email"]))
+            row = known.get(str(player["email"]))
+            chosen = MailSettings.of(row)
             again = seat == actor and not undo and seat in prompts  # the mover decides again at once
             if after.ended:
                 kind = "ended"
@@ -121,10 +123,10 @@ class Notifier:
                 continue  # folded into their next mail
             if kind in ("turn", "prompt") and chosen.mode == "daily":
                 continue  # the digest lists it
-            rows += self.compose(service, after, events, player, kind, prompts.get(seat),
-                                 deadline=deadlines.get(seat, {}).get("due_at"), extra=extra)
+            rows.append(owed_mail.owe(after, len(rows), player, kind, deadline=deadlines.get(seat, {}).get("due_at"),
+                                      extra=extra, tz=zone_in(row, self.timezone)))  # composed after the command
         if asked:  # a move that lapsed a request, or the undo that an approval applied
-            rows += self.undo_request_mails(service, after, events, players)
+            rows += self.undo_request_mails(service, after, events, players, start=len(rows))
         return rows + self.game_posts(service, after, events, prompts, deadlines)
 
     def game_posts(self, service: Service, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
@@ -140,7 +142,7 @@ class Notifier:
                                        rules, e, seat, ended, names))
 
     def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
-                           players: list[dict[str, Any]]) -> list[Row]:
+                           players: list[dict[str, Any]], start: int = 0) -> list[Row]:
         """The asked players' mails of a new undo request, and everyone's of a request closed without an undo.
 
         An approved request needs no mail of its own: its undo is mailed like any other.
@@ -160,7 +162,9 @@ class Notifier:
                              "moves": undo_requests.moves(service, after, request, seat),
                              "others": [names[s] for s in request.approvers if s != seat], "undo_url": url,
                              "approve_url": f"{url}?answer=approve", "refuse_url": f"{url}?answer=refuse"}
-                    rows += self.compose(service, after, events, player, "undo_request", None, extra=extra)
+                    rows.append(owed_mail.owe(after, start + len(rows), player, "undo_request", deadline=None,
+                                              extra=extra,
+                                              tz=zone_of(service.store, str(player["email"]), self.timezone)))
             elif event.type == UNDO_REQUEST_CLOSED and event.payload["result"] != "approved":
                 p = event.payload
                 for player in players:
@@ -169,7 +173,9 @@ class Notifier:
                         continue  # who refused knows
                     extra = {"asker": names[p["seat"]], "asked_by_you": seat == p["seat"], "result": p["result"],
                              "closed_reason": p["reason"]}
-                    rows += self.compose(service, after, events, player, "undo_closed", None, extra=extra)
+                    rows.append(owed_mail.owe(after, start + len(rows), player, "undo_closed", deadline=None,
+                                              extra=extra,
+                                              tz=zone_of(service.store, str(player["email"]), self.timezone)))
         return rows
 
     def context(self, service: Service, state: GameState[Any], since_events: Sequence[Event],
@@ -211,22 +217,26 @@ class Notifier:
 
     def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
-                extra: Mapping[str, Any] | None = None) -> list[Row]:
+                extra: Mapping[str, Any] | None = None, tz: str | None = None,
+                told: int | None = None) -> list[Row]:
         """One mail to one player, and the update of what they have been told.
 
         The mail holds what happened since the player's last mail (the latest ``SINCE_LINES``), and
         their receipt: the hash of every event their own moves recorded since then (a move that ended
-        their part sent no mail of its own). The player's time zone is fixed in the draft now: a zone
-        chosen later applies to later mails.
+        their part sent no mail of its own). The player's time zone (``tz``, if the caller read it) is fixed in
+        the draft now: a zone chosen later applies to later mails. ``told``: the last seq the player was told of,
+        if the caller knows it (``pbem.owed_mail`` composes several mails of one player before writing any).
         """
         game_id, seat = state.game_id, int(player["seat"])
-        sent = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
-                                   (game_id, seat))
-        last_seq = int(sent[0]["last_seq"]) if sent else 0
-        history = {e.seq: e for e in service.store.read(game_id, last_seq)}
-        history.update({e.seq: e for e in new_events if e.seq > last_seq})
+        if told is None:
+            found = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?",
+                                        (game_id, seat))
+            told = int(found[0]["last_seq"]) if found else 0
+        sent = told > 0
+        history = {e.seq: e for e in service.store.read(game_id, told, state.seq)}
+        history.update({e.seq: e for e in new_events if told < e.seq <= state.seq})
         now = datetime.now(timezone.utc)
-        tz = zone_of(service.store, str(player["email"]), self.timezone)
+        tz = tz or zone_of(service.store, str(player["email"]), self.timezone)
         context = self.context(service, state, [history[k] for k in sorted(history)], player, kind, prompt,
                                deadline=deadline or service.deadline_of(game_id, seat), now=now, tz=tz, extra=extra)
         rules = service.kernel.rules(state)
@@ -242,7 +252,8 @@ class Notifier:
         return [
             mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
                      message_id=message_id, draft=draft, now=stamp),
-            Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": state.seq}, pk=("game_id", "seat")),
+            Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": max(told, state.seq)},
+                pk=("game_id", "seat")),
         ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,
                               kind=kind, base_url=self.base_url)
 

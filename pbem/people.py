@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping, Sequence
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 import jinja2
@@ -62,8 +62,23 @@ def check_zone(name: Any) -> str:
 def zone_of(store: SQLiteEventStore, email: str, default: str = DEFAULT_ZONE) -> str:
     """The zone a player reads times in: their own choice, else ``default``."""
     rows = store.query("SELECT timezone FROM players WHERE email = ?", (email,))
-    chosen = rows[0]["timezone"] if rows else None
+    return zone_in(rows[0] if rows else None, default)
+
+
+def zone_in(row: Mapping[str, Any] | None, default: str = DEFAULT_ZONE) -> str:
+    """The zone of a ``players`` row (one with its ``timezone``), else ``default``."""
+    chosen = row["timezone"] if row else None
     return str(chosen) if chosen in zone_names() else default
+
+
+def readers(store: SQLiteEventStore, emails: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The mail settings and time zones of these players, by address, in one query (a move mails them all)."""
+    if not emails:
+        return {}
+    marks = ", ".join("?" for _ in emails)
+    rows = store.query(f"SELECT email, mail_mode, receipts, timezone FROM players WHERE email IN ({marks})",
+                       tuple(emails))
+    return {str(r["email"]): r for r in rows}
 
 
 def chosen_zone(store: SQLiteEventStore, player_id: str) -> str | None:

@@ -127,6 +127,9 @@ class Jobs:
 
     def send_mail(self) -> None:
         with self.service() as service:
+            composed = service.write_owed_mail()  # the mails of the moves made on the web pages since the last run
+            if composed:
+                log.info("mail: %d owed mails composed", composed)
             sender = sender_store(service.store)
             try:
                 report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),

@@ -17,7 +17,7 @@ from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row
 from pbem import config as config_module
-from pbem import deadlines, logbook, muster, records, reliability, reminders, talk
+from pbem import deadlines, logbook, muster, owed_mail, records, reliability, reminders, talk
 from pbem import replay as replay_module
 from pbem import seatlife, undo_requests, webhooks
 from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
@@ -67,6 +67,9 @@ class Service:
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
         self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
+        self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.owed_mail``)
+        self._owing: set[str] = set()  # games whose last command owes mails
+        self.kernel.after_commit = self.committed
         create_tables(store)
 
     @classmethod
@@ -130,8 +133,22 @@ class Service:
                                                     "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
         rows += undo_requests.rows(game_id, events) + seatlife.rows(self, after, events)
         if self.notifier is not None and players:
-            rows += self.notifier.for_command(self, before, after, events, players)
+            mails = self.notifier.for_command(self, before, after, events, players)
+            if any(r.table == "mail_owed" for r in mails):
+                self._owing.add(game_id)
+            rows += mails
         return rows
+
+    def committed(self, after: GameState[Any]) -> None:
+        """Once a command is recorded: the mails it owes, composed now unless the worker composes them."""
+        if after.game_id in self._owing:
+            self._owing.discard(after.game_id)
+            if not self.defer_mail:
+                owed_mail.write(self, game_id=after.game_id, state=after)
+
+    def write_owed_mail(self) -> int:
+        """Compose every owed mail and put it in the outbox (the worker, before it sends); how many were."""
+        return owed_mail.write(self)
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -410,7 +427,6 @@ class Service:
         seat = self.seat_of(game_id, email) if email else None
         state = self.load(game_id)
         rules = self.kernel.rules(state)
-        prompts = rules.prompts(state.game)
         recent = (self.states.derived(state, "recent_commands", lambda: self.kernel.recent_commands(game_id, state.seq))
                   if seat is not None else [])
         undo_now, undo_why = undoable_commands(recent, seat) if seat is not None else ([], "")
@@ -419,22 +435,29 @@ class Service:
         asked = undo_requests.open_request(self.store, game_id)
         names = [s.name for s in state.config.seats]
         return {
-            "game_id": game_id, "game_type": state.game_type, "title": rules.title,
-            "rules_version": state.rules_version, "seq": state.seq,
-            "status": "ended" if state.ended else "running",
-            "seat": seat,
-            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
-            "waiting_for": waiting_for(prompts, [s.name for s in state.config.seats], seat),
-            "your_prompt": prompts[seat].to_json() if seat is not None and seat in prompts else None,
+            **self.headline(state, seat),
+            "rules_version": state.rules_version,
             "can_undo": bool(undo_now) if seat is not None else None,
             "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
             "can_request_undo": ask is not None if seat is not None else None,
             "undo_request_refused_because": (ask_why or None) if seat is not None else None,
             "undo_request": asked.to_json(names) if asked is not None else None,
-            "outcome": state.outcome,
             "seed_commitment": state.seed_commitment,
-            "seed": state.seed,
             "view": rules.view(state.game, seat),
+        }
+
+    def headline(self, state: GameState[Any], seat: int | None) -> dict[str, Any]:
+        """What a receipt page says of the game at ``state``: where it stands and whom it waits for, not the board."""
+        rules = self.kernel.rules(state)
+        prompts = rules.prompts(state.game)
+        names = [s.name for s in state.config.seats]
+        return {
+            "game_id": state.game_id, "game_type": state.game_type, "title": rules.title, "seq": state.seq,
+            "status": "ended" if state.ended else "running", "seat": seat,
+            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
+            "waiting_for": waiting_for(prompts, names, seat),
+            "your_prompt": prompts[seat].to_json() if seat is not None and seat in prompts else None,
+            "outcome": state.outcome, "seed": state.seed,
         }
 
     def legal(self, game_id: str, email: str) -> list[dict[str, Any]]:

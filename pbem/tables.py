@@ -3,7 +3,7 @@ database. The events' own tables belong to the store."""
 
 from __future__ import annotations
 
-from pbem import muster, organisers, reliability, seatlife, undo_requests, webhooks
+from pbem import muster, organisers, owed_mail, reliability, seatlife, undo_requests, webhooks
 from pbem.database import Store
 from pbem.mail.outbox import create_tables as create_mail_tables
 from pbem.people import MAIL_COLUMNS
@@ -41,4 +41,5 @@ def create_tables(store: Store) -> None:
     seatlife.create_tables(store)
     create_mail_tables(store)
     webhooks.create_tables(store)
+    owed_mail.create_tables(store)
     _READY.add(store.name)

@@ -117,6 +117,7 @@ def service() -> Service:
         except queue.Empty:
             g.pbem_service = Service.open(settings())
             g.pbem_service.states = current_app.extensions["pbem.states"]
+            g.pbem_service.defer_mail = True  # the worker composes a move's mails: the page answers at once
     found: Service = g.pbem_service
     return found
 
@@ -161,10 +162,12 @@ def read_token(purpose: str, token: str) -> Any:
         raise link_refused(err) from None
 
 
-def check_game(game_id: str) -> None:
-    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one)."""
-    if not GAME_ID.match(game_id or "") or is_muster(game_id) or service().store.last(game_id)[0] == 0:
+def check_game(game_id: str) -> int:
+    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one); its last seq."""
+    seq = 0 if not GAME_ID.match(game_id or "") or is_muster(game_id) else service().store.last(game_id)[0]
+    if seq == 0:
         raise PageError(404, "No such game", f"There is no game {game_id!r} on this server.", "unknown_game")
+    return seq
 
 
 @dataclass(frozen=True)
@@ -180,14 +183,13 @@ class Seat:
 
 def read_play(token: str) -> Seat:
     claims: PlayClaims = read_token("play", token)
-    check_game(claims.game_id)
+    seq = check_game(claims.game_id)
     found = [p for p in service().players(claims.game_id) if p["seat"] == claims.seat]
     if not found:
         raise PageError(404, "No such seat", f"Game {claims.game_id} has no seat {claims.seat}.", "unknown_seat")
     refused = link_refusal(service().store, claims.game_id, claims.seat, claims.seq)
     if refused:
         raise PageError(403, "Link no longer yours", sentence(refused), "seat_replaced")
-    seq = service().store.last(claims.game_id)[0]
     return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), seq,
                 service().kernel.moved_on(claims.game_id, claims.seq, seq))
 

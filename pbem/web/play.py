@@ -182,9 +182,10 @@ def chosen_command() -> str:
 def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     svc = service()
     game_id, index = seat.claims.game_id, seat.claims.seat
-    shown = svc.show(game_id, seat.email)
+    state = svc.load(game_id)  # as the command left it, or later (a standing order may have answered since)
+    shown = svc.headline(state, index)
     token = links().play(game_id, index, shown["seq"])
-    rules = svc.kernel.rules(svc.load(game_id))
+    rules = svc.kernel.rules(state)
     names = [s["name"] for s in shown["seats"]]
     receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash,
                 "text": svc.describe_event(rules, e, index, shown["status"] == "ended", names)}

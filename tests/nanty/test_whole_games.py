@@ -70,6 +70,7 @@ def test_a_whole_four_player_game_through_the_play_pages(tmp_path: Path) -> None
             assert response.status_code == 200, (command, response.get_data(as_text=True)[:500])
         assert service.show(game_id)["status"] == "ended" and moves > 50
         assert service.verify(game_id).ok
+        service.write_owed_mail()  # as the worker does before it sends: the pages' moves owe their mails
         rows = service.store.query("SELECT to_addr, draft FROM outbox WHERE game_id = ?", (game_id,))
         for player in PLAYERS:
             templates = {read_draft(r)["template"] for r in rows if r["to_addr"] == player.email}

@@ -61,7 +61,13 @@ class Game:
         return int(self.service.show(self.id)["waiting_for"][0]["seat"])
 
     def outbox(self) -> int:
-        return int(self.service.store.query("SELECT count(*) AS n FROM outbox")[0]["n"])
+        """Mails written or owed (a page's move leaves its mails owed to the worker: ``pbem.owed_mail``)."""
+        return sum(int(self.service.store.query(f"SELECT count(*) AS n FROM {table}")[0]["n"])
+                   for table in ("outbox", "mail_owed"))
+
+    def worker_composes(self) -> None:
+        """What the worker does before it sends: compose the mails the pages' moves owe."""
+        self.service.write_owed_mail()
 
 
 @pytest.fixture

@@ -209,7 +209,8 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
     try:
         game_id = service.create_game("highdie", PLAYERS, seed="web-tests").after.game_id
 
-        def send_mail() -> None:
+        def send_mail() -> None:  # as the worker: the mails the pages' moves owe composed, then sent
+            service.write_owed_mail()
             dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3,
                      retry_seconds=1)
 

@@ -56,7 +56,8 @@ def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(serve
     settings = app.config["PBEM_SETTINGS"]
     service = Service.open(settings)
 
-    def send_mail() -> None:
+    def send_mail() -> None:  # as the worker: the mails the pages' moves owe composed, then sent
+        service.write_owed_mail()
         dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3, retry_seconds=1)
 
     try:

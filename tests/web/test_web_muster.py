@@ -32,6 +32,7 @@ class Post:
         self.server = smtp_server(self.inbox, self.port)
 
     def deliver(self) -> None:
+        self.service.write_owed_mail()  # as the worker: what the pages owe composed, then sent
         dispatch(self.service.store, SMTPTransport("127.0.0.1", self.port, "none"), "pbem <pbem@localhost>",
                  max_attempts=3, retry_seconds=1)
 

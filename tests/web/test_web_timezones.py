@@ -47,6 +47,7 @@ def in_utc(moment: str) -> str:
 
 
 def latest_mail(game: Game, email: str, kind: str) -> tuple[str, str]:
+    game.service.write_owed_mail()  # as the worker does before it sends: the pages' moves owe their mails
     rows = [m for m in mails_to(game.service, email) if m["kind"] == kind]
     message = parse(message_of(rows[-1]))
     return text_of(message), html_of(message)

@@ -37,6 +37,7 @@ def ann_asks(client: FlaskClient, game: Game) -> str:
 
 
 def mailed_links(game: Game, address: str) -> dict[str, str]:
+    game.worker_composes()
     """The approve and refuse links of the latest undo request mail to this address, as paths."""
     rows = game.service.store.query("SELECT * FROM outbox WHERE to_addr = ? AND kind = 'undo_request' "
                                     "ORDER BY created_at", (address,))
@@ -80,6 +81,7 @@ def test_the_mailed_approve_link_shows_the_request_and_its_button_takes_the_move
     assert "This request is closed" in done
     assert game.service.load(game.id).game.scores == (0, 0) and game.turn() == 0
     assert "Ann, it is your move" in text(client.get(f"/play/{game.token(0)}"))
+    game.worker_composes()
     kinds = [r["kind"] for r in game.service.store.query("SELECT kind FROM outbox ORDER BY created_at")][-2:]
     assert sorted(kinds) == ["turn", "undone"]  # Ann plays again; Ben is told the moves were taken back
 
@@ -91,6 +93,7 @@ def test_the_refuse_link_keeps_the_moves_and_tells_the_asker(client: FlaskClient
     response = client.post(path, data={"csrf": csrf_of(page), "seq": seq_of(page), "answer": "refuse"})
     assert response.status_code == 200 and "You refused" in text(response)
     assert game.service.load(game.id).game.scores == (3, 2)
+    game.worker_composes()
     last = game.service.store.query("SELECT kind, to_addr FROM outbox ORDER BY created_at DESC LIMIT 1")[0]
     assert last == {"kind": "undo_closed", "to_addr": "ann@example.org"}
     assert "refused by Ben" in text_of(parse(message_of(game.service.store.query(
