@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import pickle
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Generic, Iterable, Mapping, Sequence, TypeVar
 
@@ -11,12 +10,13 @@ from events.envelope import SALTED, Event
 from events.rules import GameConfig, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
                            EventTypeRegistry)
+from events.snapshots import MadeFromData, SnapshotCodec
 from events.store import EventStore, Snapshot
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
 
-KERNEL_STATE_VERSION = "2"
+KERNEL_STATE_VERSION = "3"  # 3: the game's data named by digest (events.snapshots)
 SNAPSHOT_EVERY = 10
 
 
@@ -96,6 +96,7 @@ class Replayer:
         self.games = games
         self.registry = registry
         self.data_of = data_of  # a game's data by its digest (``events.gamedata``)
+        self.codec = SnapshotCodec(data_of)
 
     def rules_for(self, game_type: str) -> Rules[Any]:
         try:
@@ -156,6 +157,10 @@ class Replayer:
 
     # ---- snapshots -------------------------------------------------------------------------
 
+    def made_from_data(self, game_type: str) -> tuple[MadeFromData, ...]:
+        """The objects a game makes from its data alone (its catalog), which its snapshots name by the data."""
+        return tuple(getattr(self.rules_for(game_type), "made_from_data", ()))
+
     def snapshot_key(self, game_type: str) -> str:
         return f"{game_type}/{self.rules_for(game_type).version}/k{KERNEL_STATE_VERSION}"
 
@@ -174,7 +179,7 @@ class Replayer:
             if any(e.type == ACTIONS_UNDONE and e.payload["from_seq"] <= snapshot.seq for e in tail):
                 continue
             try:
-                base = pickle.loads(snapshot.state)
+                base = self.codec.loads(snapshot.state, self.made_from_data(game_type))
             except Exception:  # a cache: a bad entry is skipped, never trusted
                 log.warning("unreadable snapshot of %s at %s, replaying instead", game_id, snapshot.seq)
                 continue
@@ -200,7 +205,7 @@ class Replayer:
         if state.seq // SNAPSHOT_EVERY == before_seq // SNAPSHOT_EVERY:
             return None
         try:
-            blob = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+            blob = self.codec.dumps(state, self.made_from_data(state.game_type))
         except Exception:
             log.warning("state of %s cannot be pickled; no snapshot", state.game_id)
             return None

@@ -370,6 +370,7 @@ class Catalog:
     assumed: tuple[str, ...]
     by_text: Mapping[str, tuple[int, ...]]
     source: str = dataclasses.field(default="", repr=False, compare=False)  # the data as canonical JSON: what it was made of
+    data: Mapping[str, Any] = dataclasses.field(default_factory=dict, repr=False, compare=False)  # the same, as values
 
     def __reduce_ex__(self, protocol: Any) -> Any:
         """Pickled (in a snapshot) as the data it was made of: small, and read back from the cache of catalogs.
@@ -428,6 +429,7 @@ def _catalog(data_json: str) -> Catalog:
         assumed=tuple(data.get("assumed", ())),
         by_text={k: tuple(v) for k, v in by_text.items()},
         source=data_json,
+        data=data,
     )
 
 

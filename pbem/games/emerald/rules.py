@@ -8,8 +8,9 @@ from typing import Any
 from events.envelope import Event, NewEvent
 from events.rng import Rng
 from events.rules import GameConfig, InvalidAction, Outcome, Prompt
+from events.snapshots import MadeFromData
 from pbem.games.emerald import engine
-from pbem.games.emerald.data import catalog, load_data
+from pbem.games.emerald.data import Catalog, catalog, load_data
 from pbem.games.emerald.effects import Ctx, draw, turn_top
 from pbem.games.emerald.events import EVENT_TYPES
 from pbem.games.emerald.evolve import apply
@@ -25,6 +26,7 @@ class EmeraldRules:
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
+    made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When one of your agents is targeted: play Sherlock Holmes "
                              "or Vampires if you hold one that can stop it (always), or let it happen (never)."}

@@ -8,8 +8,9 @@ from typing import Any
 from events.envelope import Event, NewEvent
 from events.rng import Rng
 from events.rules import GameConfig, InvalidAction, Outcome, Prompt
+from events.snapshots import MadeFromData
 from pbem.games.emerald1 import engine
-from pbem.games.emerald1.data import catalog, load_data
+from pbem.games.emerald1.data import Catalog, catalog, load_data
 from pbem.games.emerald1.effects import Ctx, draw, turn_top
 from pbem.games.emerald1.events import EVENT_TYPES
 from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
@@ -25,6 +26,7 @@ class Emerald1Rules:
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
+    made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about what they hold.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player attacks: reveal a double agent or use "
                              "Master of Disguise if you can stop it (always), or let it happen (never)."}

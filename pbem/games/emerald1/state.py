@@ -10,7 +10,7 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from pbem.games.emerald1.data import Catalog, catalog_of_json, data_json
+from pbem.games.emerald1.data import Catalog
 
 LOYALIST = "loyalist"
 RESTORATIONIST = "restorationist"
@@ -114,15 +114,9 @@ class State:
         return len(self.players)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled (the kernel's snapshots) with the catalog as its data's JSON, not its tables."""
-        d = {k: v for k, v in self.__dict__.items() if k not in ("cat", "_view_cache")}
-        d["cat"] = data_json(self.cat)
-        return d
-
-    def __setstate__(self, d: dict[str, Any]) -> None:
-        d = dict(d)
-        d["cat"] = catalog_of_json(d["cat"])
-        self.__dict__.update(d)
+        """Pickled without the view cache; the kernel's snapshots name the catalog by its data's digest
+        (``EmeraldOneRules.made_from_data``), where an ordinary pickle keeps the whole catalog."""
+        return {k: v for k, v in self.__dict__.items() if k != "_view_cache"}
 
     def _plain(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k not in ("cat", "_view_cache")}

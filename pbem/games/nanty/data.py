@@ -10,7 +10,7 @@ import copy
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -365,6 +365,7 @@ class Catalog:
     game: Mapping[str, Any]
     assumed: tuple[str, ...]
     reasons: Mapping[str, str]
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)  # what it was made of
 
     def area_at(self, face: int) -> str:
         return self.die[face - 1]
@@ -387,7 +388,7 @@ def _catalog(data_json: str) -> Catalog:
     return Catalog(cards=cards, area_ids=tuple(a["id"] for a in data["areas"]), areas=areas, die=tuple(data["die"]),
                    events={e["id"]: e for e in data["random_events"]},
                    personalities={k: tuple(v) for k, v in people.items()}, game=data["game"],
-                   assumed=tuple(data.get("assumed", ())), reasons=data.get("assumed_reasons", {}))
+                   assumed=tuple(data.get("assumed", ())), reasons=data.get("assumed_reasons", {}), data=data)
 
 
 def catalog(data: Mapping[str, Any]) -> Catalog:

@@ -8,8 +8,9 @@ from typing import Any
 from events.envelope import Event, NewEvent
 from events.rng import Rng
 from events.rules import GameConfig, InvalidAction, Outcome, Prompt
+from events.snapshots import MadeFromData
 from pbem.games.nanty import engine
-from pbem.games.nanty.data import catalog, load_data
+from pbem.games.nanty.data import Catalog, catalog, load_data
 from pbem.games.nanty.effects import Ctx, Stop, draw, place_agent
 from pbem.games.nanty.events import EVENT_TYPES
 from pbem.games.nanty.evolve import apply
@@ -42,6 +43,7 @@ class NantyRules:
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
+    made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player's card would remove or move one of "
                              "your agents: play an interrupt card if you hold one (always), or let it happen (never)."}

@@ -68,6 +68,12 @@ class State:
     winners: tuple[int, ...] = ()
     grenadiers_disable: bool = True  # rules option: a Grenadier disables its area's power (GUIDE C2-3)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a snapshot keeps: the fields, without the cache of the public view."""
+        kept = dict(self.__dict__)
+        kept.pop("_public_view", None)
+        return kept
+
     # --- small readers -------------------------------------------------------------------
 
     @property
