@@ -6,7 +6,8 @@
 Both apps are served by gunicorn with ``deploy/gunicorn.conf.py`` as shipped (2 workers x 4 threads,
 ``gthread``), one after the other, on the same machine, each with its own instance folder and a SQLite
 file (WAL, synchronous=FULL). ``--clients`` client threads post as fast as they are answered for
-``--seconds``:
+``--seconds``, after ``--warmup`` seconds of the same load that are not counted (every worker started, its
+imports done and its first requests served):
 
 * pbem: each client plays its own three-player A Study in Emerald games through the play page's form
   (``POST /play/<token>`` with the CSRF token and the page's move): the signed link and CSRF checked,
@@ -35,6 +36,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -141,17 +143,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def load(base: str, forms: list[list[tuple[str, dict[str, str]]]], seconds: float) -> dict[str, Any]:
-    """Each client posts its own list of forms in order, as fast as answered, until the time is up."""
+def load(base: str, forms: list[deque[tuple[str, dict[str, str]]]], seconds: float) -> dict[str, Any]:
+    """Each client posts its own forms in order (taking them from its queue), as fast as answered, until the time
+    is up."""
     times: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
 
-    def client(mine: list[tuple[str, dict[str, str]]]) -> None:
-        for path, fields in mine:
+    def client(mine: deque[tuple[str, dict[str, str]]]) -> None:
+        while mine:
             if time.perf_counter() >= stop:
                 return
+            path, fields = mine.popleft()
             data = urllib.parse.urlencode(fields).encode()
             start = time.perf_counter()
             try:
@@ -183,6 +187,7 @@ def load(base: str, forms: list[list[tuple[str, dict[str, str]]]], seconds: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=2, help="seconds of load before measuring, for each app")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--moves", type=int, default=400, help="moves recorded per game (a client's supply)")
     parser.add_argument("--json", action="store_true")
@@ -211,8 +216,10 @@ def main() -> None:
     for kind in ("bare", "pbem"):
         child, base = serve(kind, folder)
         try:
+            queues = [deque(mine) for mine in forms]  # the same moves for both apps
+            load(base, queues, args.warmup)  # every worker started and its first requests served, not counted
             cpu = server_cpu(child.pid)
-            results[kind] = load(base, forms, args.seconds)
+            results[kind] = load(base, queues, args.seconds)
             used = server_cpu(child.pid) - cpu
             results[kind]["server_cpu_ms"] = used * 1000 / max(1, results[kind]["requests"])
         finally:
