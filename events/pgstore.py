@@ -243,7 +243,9 @@ class PostgresEventStore:
         """Rows of a read-only query as dicts (read models); inside ``transaction``, read through it."""
         current = getattr(self._local, "conn", None)
         if current is not None:
-            return current.cursor(row_factory=dict_row).execute(translate(text), _values(params)).fetchall()
+            cursor = current.cursor(row_factory=dict_row)
+            rows: list[dict[str, Any]] = cursor.execute(translate(text), _values(params)).fetchall()
+            return rows
         for attempt in range(self.pool.max_size + 1):
             with self._connection() as conn:
                 try:

@@ -67,7 +67,7 @@ class SnapshotCodec:
     def dumps(self, state: Any, made: Sequence[MadeFromData] = ()) -> bytes:
         buffer = io.BytesIO()
         pickler = pickle.Pickler(buffer, protocol=PROTOCOL)
-        pickler.dispatch_table = self._table(tuple(made))  # type: ignore[misc]
+        pickler.dispatch_table = self._table(tuple(made))
         pickler.dump(state)
         return buffer.getvalue()
 

@@ -107,7 +107,7 @@ KEEP_SNAPSHOT_EVERY = 100
 _EVENT_COLUMNS = "game_id, seq, type, version, payload, actor, visibility, reveals, recorded_at, cause, prev_hash, hash"
 
 
-_scan_json = json.JSONDecoder().scan_once
+_scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]  # the C scanner, not in the stubs
 _visibility = functools.lru_cache(maxsize=256)(Visibility.decode)  # immutable values, a few distinct texts
 
 
