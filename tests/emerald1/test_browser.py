@@ -95,6 +95,7 @@ def test_a_whole_emerald1_game_through_the_mails_and_pages(server: tuple[str, An
                                       data_override=SHORT).after.game_id
         moves = 0
         for _ in range(400):
+            service.write_owed_mail()  # as the worker: the mails the pages' moves owe composed, then sent
             dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3,
                      retry_seconds=1)
             if service.show(game_id)["status"] == "ended":

@@ -2,8 +2,9 @@
 
 The game is made short with a data override, as a group that owns the game could give one: every standard
 personality wins at the start of its owner's turn with 4 areas occupied (each player starts in 3). The test
-plays the scheduler (it sends the outbox to the file mailbox after each move) and the two players: a player
-opens the dev mailbox, their newest mail, the link in it; if the page asks for a move they choose one, by
+plays the worker (it composes the mails a move owes and sends the outbox to the file mailbox after each move)
+and the two players: a player opens the dev mailbox, their newest mail, the link in it; if the page asks for a
+move they choose one, by
 clicking its choice or typing its command, preview it and confirm it, all through the pages. Long games are
 played to the end through the same pages by ``test_whole_games``.
 """
@@ -73,6 +74,7 @@ def test_a_whole_nanty_game_through_the_mails_and_pages(server: tuple[str, Any],
         game_id = service.create_game("nanty", PLAYERS, seed="browser-nanty", data_override=QUICK).after.game_id
         moves = 0
         for _ in range(80):
+            service.write_owed_mail()  # as the worker: the mails the pages' moves owe composed, then sent
             dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3, retry_seconds=1)
             if service.show(game_id)["status"] == "ended":
                 break

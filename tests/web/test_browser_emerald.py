@@ -1,6 +1,6 @@
 """A whole game of A Study in Emerald in headless Chromium, every player acting from their mailbox.
 
-The test plays the scheduler (it sends the outbox to the file mailbox after each move) and the
+The test plays the worker (it composes the mails a move owes and sends the outbox to the file mailbox after each move) and the
 three players. A player opens the dev mailbox, their newest mail, the link in it; if the page
 asks for a move they choose one (their choice is made by a simple seeded strategy that prefers
 moving the track markers, then claiming, then assassinating, so that a game ends in a few
@@ -85,6 +85,7 @@ def test_a_whole_emerald_game_through_the_mails_and_pages(server: tuple[str, Any
         game_id = service.create_game("emerald", PLAYERS, seed="browser-emerald").after.game_id
         moves = 0
         for _ in range(600):
+            service.write_owed_mail()  # as the worker: the mails the pages' moves owe composed, then sent
             dispatch(service.store, FileTransport(settings.mailbox), "pbem@localhost", max_attempts=3,
                      retry_seconds=1)
             if service.show(game_id)["status"] == "ended":
