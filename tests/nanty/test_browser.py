@@ -4,9 +4,8 @@ The game is made short with a data override, as a group that owns the game could
 personality wins at the start of its owner's turn with 4 areas occupied (each player starts in 3). The test
 plays the worker (it composes the mails a move owes and sends the outbox to the file mailbox after each move)
 and the two players: a player opens the dev mailbox, their newest mail, the link in it; if the page asks for a
-move they choose one, by
-clicking its choice or typing its command, preview it and confirm it, all through the pages. Long games are
-played to the end through the same pages by ``test_whole_games``.
+move they choose one, by clicking its choice or typing its command, preview it and confirm it, all through the
+pages. Long games are played to the end through the same pages by ``test_whole_games``.
 """
 
 from __future__ import annotations
