@@ -170,6 +170,16 @@ TEXTS = {
 
 
 def prompts(state: State) -> dict[int, Prompt]:
+    """Who is asked what now; worked out once per state (a command asks several times: to check the seat, for
+    the deadlines, the mails and the receipt) and kept on it, as its public view is (``state.replace`` drops both)."""
+    found: dict[int, Prompt] | None = state.__dict__.get("_prompts")
+    if found is None:
+        found = _prompts(state)
+        state.__dict__["_prompts"] = found
+    return dict(found)
+
+
+def _prompts(state: State) -> dict[int, Prompt]:
     who = acting(state)
     if who is None:
         return {}

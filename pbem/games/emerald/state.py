@@ -15,6 +15,7 @@ def replace(obj: T, **changes: Any) -> T:
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
     new.__dict__.pop("_public_view", None)    # a cache of the old state's public view
+    new.__dict__.pop("_prompts", None)        # and of its prompts
     return new
 
 from pbem.games.emerald.data import Catalog
@@ -101,9 +102,10 @@ class State:
     free_after_actions: bool = True     # option: free actions may follow the second action
 
     def __getstate__(self) -> dict[str, Any]:
-        """What a snapshot keeps: the fields, without the cache of the public view."""
+        """What a snapshot keeps: the fields, without the caches of the public view and the prompts."""
         kept = dict(self.__dict__)
         kept.pop("_public_view", None)
+        kept.pop("_prompts", None)
         return kept
 
     # --- small readers -------------------------------------------------------------------
