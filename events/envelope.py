@@ -181,7 +181,11 @@ def payload_commitment(payload: Mapping[str, Any], salt: str) -> str:
     secret identity has two): whoever holds the digest hashes every candidate. Without
     the salt, no guess can be checked.
     """
-    return hmac.new(salt.encode("ascii"), canonical_json(payload).encode("utf-8"), hashlib.sha256).hexdigest()
+    return _commitment(canonical_json(payload), salt)
+
+
+def _commitment(text: str, salt: str) -> str:
+    return hmac.new(salt.encode("ascii"), text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def is_hidden(visibility: Visibility) -> bool:
@@ -195,9 +199,14 @@ def payload_digest(payload: Mapping[str, Any], visibility: Visibility, seq: int,
     ``salt_seed`` is the game's seed in a game with hiding commitments, None in a game
     recorded before them: there every payload enters as its plain sha256.
     """
+    return payload_text_digest(canonical_json(payload), visibility, seq, salt_seed)
+
+
+def payload_text_digest(text: str, visibility: Visibility, seq: int, salt_seed: str | None) -> str:
+    """``payload_digest`` of a payload already written as its canonical JSON ``text``."""
     if salt_seed is None or not is_hidden(visibility):
-        return payload_hash(payload)
-    return payload_commitment(payload, payload_salt(salt_seed, seq))
+        return sha256_hex(text)
+    return _commitment(text, payload_salt(salt_seed, seq))
 
 
 def event_hash(

@@ -11,14 +11,14 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 from marshmallow import ValidationError
 
 from events.gamedata import DataSource, data_row
-from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, event_hash, is_hidden,
-                             payload_digest, seat_actor)
+from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, canonical_json, event_hash, is_hidden,
+                             payload_text_digest, seat_actor)
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
                            RANDOM_DRAWN, EventTypeRegistry)
-from events.store import ConcurrencyError, EventStore, Row
+from events.store import ConcurrencyError, EventStore, Row, stored_as
 
 
 class StaleCommand(IllegalAction):
@@ -254,6 +254,7 @@ class Kernel:
         """
         now = self.clock()
         sealed: list[Event] = []
+        cause_json = canonical_json(cause)
         for draft in drafts:
             try:
                 self.registry.validate(draft.type, draft.payload)
@@ -262,14 +263,17 @@ class Kernel:
             seq += 1
             version = self.registry.current_version(draft.type)
             event_actor = draft.actor or actor
+            payload_json = canonical_json(draft.payload)
             digest = event_hash(
                 game_id=game_id, seq=seq, type=draft.type, version=version,
-                payload_digest=payload_digest(draft.payload, draft.visibility, seq, salt_seed), actor=event_actor,
-                visibility=draft.visibility.encode(), reveals=draft.reveals, recorded_at=now,
+                payload_digest=payload_text_digest(payload_json, draft.visibility, seq, salt_seed),
+                actor=event_actor, visibility=draft.visibility.encode(), reveals=draft.reveals, recorded_at=now,
                 cause=cause, prev_hash=prev_hash,
             )
-            sealed.append(Event(game_id, seq, draft.type, version, draft.payload, event_actor, draft.visibility,
-                                draft.reveals, now, cause, prev_hash, digest))
+            event = Event(game_id, seq, draft.type, version, draft.payload, event_actor, draft.visibility,
+                          draft.reveals, now, cause, prev_hash, digest)
+            stored_as(event, payload_json, cause_json)
+            sealed.append(event)
             prev_hash = digest
         return sealed
 

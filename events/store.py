@@ -141,14 +141,19 @@ def _row_to_event(row: Sequence[Any]) -> Event:
     return event
 
 
+def stored_as(event: Event, payload_json: str, cause_json: str) -> None:
+    """Remember the canonical JSON of a new event's payload and cause, written already to hash them, so that
+    storing the event does not write them again (``_event_to_row``)."""
+    event.__dict__["_stored_json"] = (payload_json, cause_json)
+
+
 def _event_to_row(event: Event) -> tuple[Any, ...]:
-    return (
-        event.game_id, event.seq, event.type, event.version,
-        json.dumps(event.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-        event.actor, event.visibility.encode(), int(event.reveals), event.recorded_at,
-        json.dumps(event.cause, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
-        event.prev_hash, event.hash,
-    )
+    texts = event.__dict__.get("_stored_json")
+    if texts is None:
+        texts = (json.dumps(event.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+                 json.dumps(event.cause, sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+    return (event.game_id, event.seq, event.type, event.version, texts[0], event.actor, event.visibility.encode(),
+            int(event.reveals), event.recorded_at, texts[1], event.prev_hash, event.hash)
 
 
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024

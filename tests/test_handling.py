@@ -118,3 +118,15 @@ def test_a_corrupt_or_foreign_snapshot_is_passed_over(kernel: Kernel, game_id: s
     kernel.store.save_snapshot(Snapshot(game_id, 7, key, b"not a pickle"))
     kernel.store.save_snapshot(Snapshot(game_id, 8, "highdie/0/k0", pickle.dumps("from older code")))
     assert kernel.load(game_id) == truth
+
+
+def test_the_stored_payload_and_cause_are_the_canonical_json_that_was_hashed(kernel: Kernel, game_id: str) -> None:
+    from events.envelope import canonical_json, recompute_hash
+    kernel.execute(game_id, 0, {"kind": "bet", "points": 2}, cause=Cause("cli", text="bet 2 é"))
+    rows = kernel.store.conn.execute(  # type: ignore[attr-defined]
+        "SELECT payload, cause FROM events WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    events = kernel.store.read(game_id)
+    assert [(canonical_json(e.payload), canonical_json(e.cause)) for e in events] == [tuple(r) for r in rows]
+    assert "é" in rows[-1][1]  # as written, not escaped
+    salt = kernel.seed(game_id)
+    assert all(recompute_hash(e, salt) == e.hash for e in events)
