@@ -146,7 +146,7 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
             _print_json(shown)
             return
         click.echo(f"{shown['title']} - game {game_id} - move {shown['seq']} - {shown['status']}")
-        click.echo("seats: " + ", ".join(f"{s['seat']}: {s['name']}" for s in shown["seats"]))
+        click.echo("seats: " + ", ".join(f"{s['seat'] + 1}: {s['name']}" for s in shown["seats"]))  # from 1, as pages
         for line in seat_lines(service, game_id):  # the organiser, absences, autopilot
             click.echo(line)
         if shown["waiting_for"]:
@@ -467,7 +467,7 @@ def game_extend(ctx: click.Context, game_id: str, hours: float, email: str | Non
         seat = service.seat_of(game_id, email) if email else None
         result = service.extend(game_id, hours, reason, cause=Cause("cli"), seat=seat)
         for event in result.events:
-            click.echo(f"seat {event.payload['seat']}: due {event.payload['due_at']} UTC")
+            click.echo(f"seat {event.payload['seat'] + 1}: due {event.payload['due_at']} UTC")
 
 
 @game.command("organiser-link")

@@ -91,13 +91,15 @@ game_resign = _seat_command("resign", "Resign from the game: the seat goes on au
 @click.option("--name", default=None, help="The new player's name (default: the address before the @).")
 @click.pass_context
 def game_replace(ctx: click.Context, game_id: str, seat: int, email: str, name: str | None) -> None:
-    """Give SEAT (its number, as `pbem game show` lists it) to another player; their old links stop working.
+    """Give SEAT (its number from 1, as `pbem game show` lists it) to another player; their old links stop working.
 
-    Example: pbem game replace 3f9a1c22d0 1 dora@example.org --name Dora
+    Example: pbem game replace 3f9a1c22d0 2 dora@example.org --name Dora
     """
+    if seat < 1:
+        raise click.ClickException(f"seats are numbered from 1, as `pbem game show` lists them; not {seat}")
     with open_service(ctx) as service:
         player = Player.parse(f"{name} <{email}>" if name else email)
-        _echo(service.replace(game_id, seat, player, cause=Cause("cli")))
+        _echo(service.replace(game_id, seat - 1, player, cause=Cause("cli")))
 
 
 COMMANDS = (game_away, game_back, game_take_back, game_resign, game_replace)

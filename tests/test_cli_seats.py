@@ -50,8 +50,9 @@ def test_a_game_with_policies_an_absence_a_resignation_and_a_replacement(run: An
     assert "not on autopilot" in run("game", "take-back", game, "--as", BEN, ok=False).output
     resigned = run("game", "resign", game, "--as", BEN).output
     assert "pbem.SeatResigned" in resigned and "pbem.AutopilotOn" in resigned
-    assert "not an email address" in run("game", "replace", game, "1", "nobody", ok=False).output
-    assert "already plays" in run("game", "replace", game, "1", ANN, ok=False).output
-    assert "pbem.SeatReplaced" in run("game", "replace", game, "1", "cy@example.org", "--name", "Cy").output
-    assert "seats: 0: Ann, 1: ben" in run("game", "show", game, "--as", "cy@example.org").output
+    assert "not an email address" in run("game", "replace", game, "2", "nobody", ok=False).output
+    assert "already plays" in run("game", "replace", game, "2", ANN, ok=False).output
+    assert "numbered from 1" in run("game", "replace", game, "0", "cy@example.org", ok=False).output
+    assert "pbem.SeatReplaced" in run("game", "replace", game, "2", "cy@example.org", "--name", "Cy").output
+    assert "seats: 1: Ann, 2: ben" in run("game", "show", game, "--as", "cy@example.org").output
     assert "not playing" in run("game", "show", game, "--as", BEN, ok=False).output
