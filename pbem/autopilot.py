@@ -93,10 +93,12 @@ def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> li
     """The ``seat_status`` rows the command changes, and the organiser's mail when a seat goes on autopilot."""
     game_id = after.game_id
     changed: dict[int, dict[str, Any]] = {}
+    was: dict[int, dict[str, int]] = {}
 
     def row(seat: int) -> dict[str, Any]:
         if seat not in changed:
-            changed[seat] = {"game_id": game_id, "seat": seat, **status(service.store, game_id, seat)}
+            was[seat] = status(service.store, game_id, seat)
+            changed[seat] = {"game_id": game_id, "seat": seat, **was[seat]}
         return changed[seat]
 
     first = events[0]
@@ -122,7 +124,9 @@ def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> li
             row(p["seat"])["away"] = 1
         elif event.type == ABSENCE_ENDED and p["how"] != "cancelled":
             row(p["seat"])["away"] = 0
-    found = [Row(STATUS, values, pk=("game_id", "seat")) for values in changed.values()]
+    # a row only where something changed: most moves leave the mover's status as it was (on time, no misses)
+    found = [Row(STATUS, values, pk=("game_id", "seat")) for seat, values in changed.items()
+             if any(values[k] != v for k, v in was[seat].items())]
     for seat in mails:
         found += organiser_mail(service, after, seat, events)
     return found
