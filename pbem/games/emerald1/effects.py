@@ -8,7 +8,7 @@ from typing import Any
 from events.envelope import NewEvent, Visibility
 from events.rng import Rng
 from pbem.games.emerald1 import scoring
-from pbem.games.emerald1.evolve import apply
+from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 
@@ -17,10 +17,18 @@ class Stop(Exception):
 
 
 class Ctx:
-    """Collects the events of one decision and keeps (a private copy of) the state they lead to."""
+    """Collects the events of one decision and keeps the state they lead to.
+
+    That working state shares its containers with the state decided on until an event writes them: each is
+    copied once, by the first event that writes it (``own``), and then changed in place by the later ones. The
+    code that decides reads the state through ``ctx.s`` (the same object throughout) and never keeps a container
+    across an event, so it always reads what the events so far made. Nothing is cached on a working state.
+    """
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.s = state.clone()
+        self.s = state.successor(memo=False)
+        self.s.__dict__["_working"] = True
+        self.owned: set[Any] = set()
         self.rng = rng
         self.events: list[NewEvent] = []
 
@@ -32,8 +40,12 @@ class Ctx:
             vis = Visibility.public()
         else:
             vis = Visibility.to(*(to if isinstance(to, tuple) else (to,)))
-        self.events.append(NewEvent("emerald1." + name, dict(payload), vis, reveals))
-        apply(self.s, "emerald1." + name, payload)
+        type_ = "emerald1." + name
+        self.events.append(NewEvent(type_, dict(payload), vis, reveals))
+        if type_ in HANDLERS:
+            seat = payload.get("seat")
+            self.s.own(TOUCHES.get(type_), seat if isinstance(seat, int) else None, self.owned)
+            apply(self.s, type_, payload)
 
 
 # --- cards in hand -----------------------------------------------------------------------

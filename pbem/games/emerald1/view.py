@@ -182,9 +182,10 @@ def _public(s: State) -> dict[str, Any]:
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
     """The view of ``seat`` (None: a spectator)."""
     cat = s.cat
-    cache = s.__dict__.get("_view_cache")
+    own = s.__dict__.setdefault("_cache", {})
+    cache = own.get("public")
     if cache is None:
-        cache = s.__dict__["_view_cache"] = _public(s)
+        cache = own["public"] = _public(s)
     # Each view gets its own top-level dict and its own dict per city and player; deeper values are
     # shared between the views of one state and must be read only.
     view = dict(cache)
