@@ -12,6 +12,9 @@ from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 
+PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
+
+
 class Stop(Exception):
     """The game ended in the middle of an action: nothing more happens."""
 
@@ -29,15 +32,16 @@ class Ctx:
         self.s = state.successor(memo=False)
         self.s.__dict__["_working"] = True
         self.owned: set[Any] = set()
+        self.checked = -1   # how many events there were when ``check`` last found nothing to do
         self.rng = rng
         self.events: list[NewEvent] = []
 
     def emit(self, name: str, payload: Mapping[str, Any], to: int | tuple[int, ...] | None = None, *,
              server: bool = False, reveals: bool = False) -> None:
         if server:
-            vis = Visibility.server()
+            vis = SERVER
         elif to is None:
-            vis = Visibility.public()
+            vis = PUBLIC
         else:
             vis = Visibility.to(*(to if isinstance(to, tuple) else (to,)))
         type_ = "emerald1." + name
@@ -167,17 +171,29 @@ def end(ctx: Ctx, reason: str) -> None:
     raise Stop
 
 
+QUIET = frozenset("emerald1." + name for name in (
+    "TurnStarted", "ActionDone", "StepSet", "WindowSet", "MrsHudsonUsed", "CardsDrawn", "CardsDrawnCount",
+    "DeckShuffled", "DiscardReshuffled", "CardsDiscarded", "CardsDiscardedCount", "CubesMoved", "CubesCleared",
+    "BlockingPlaced", "BlockingRemoved", "PEDisplayed"))
+"""Events that change nothing ``check`` reads (who is known or revealed and on which side, who owns which city,
+the royal persons, the agents, the zombies, the tracks, kills and sacrifices, and which cards each player has among
+hand, deck and discard pile: these events, as ``decide`` makes them, only move cards between those three)."""
+
+
 def check(ctx: Ctx) -> None:
     """After every step: Known to the Authorities, and the end on points."""
     s = ctx.s
     if s.phase != "play":
         return
-    for seat in range(s.n):
-        if not s.players[seat].known and scoring.potential(s, seat):
-            ctx.emit("KnownToAuthorities", {"seat": seat})
-    target = s.cat.game["victory_target"][str(s.n)]
-    if any(scoring.public_score(s, i) >= target for i in range(s.n)):
+    if ctx.checked >= 0 and all(e.type in QUIET for e in ctx.events[ctx.checked:]):
+        return  # it found nothing to do, and nothing it reads has changed since
+    # A disc in the Known box changes no score: both questions are answered before the discs are placed.
+    known, reached = scoring.after_step(s, s.cat.game["victory_target"][str(s.n)])
+    for seat in known:
+        ctx.emit("KnownToAuthorities", {"seat": seat})
+    if reached:
         end(ctx, "victory_points")
+    ctx.checked = len(ctx.events)
 
 
 # --- the board ---------------------------------------------------------------------------
