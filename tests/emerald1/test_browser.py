@@ -1,7 +1,7 @@
 """A whole game of A Study in Emerald (1st edition) in headless Chromium, every player acting from their mailbox.
 
-The test plays the scheduler (it sends the outbox to the file mailbox after each move) and the
-three players. A player opens the dev mailbox, their newest mail, the link in it; if the page
+The test plays the worker (it composes the mails a move owes and sends the outbox to the file mailbox after
+each move) and the three players. A player opens the dev mailbox, their newest mail, the link in it; if the page
 asks for a move they choose one (their choice is made by a simple seeded strategy that prefers
 claiming, then moving a track marker up, then placing and buying cubes), preview it and confirm it, all
 through the pages. The game is created with a data override (as owners of the game would correct values):

@@ -121,3 +121,31 @@ def test_the_quick_known_test_agrees_with_the_scores_of_either_side_in_whole_gam
             for seat in range(players):
                 slow = any(score(state, seat, side) > 0 for side in ("", R, L)) or bool(state.players[seat].kills)
                 assert potential(state, seat) == slow, (ev.seq, seat)
+
+
+def test_the_quick_total_is_the_sum_of_the_breakdown_for_every_side_in_whole_games() -> None:
+    from pbem.games.emerald1.scoring import total
+    from tests.emerald1.harness import random_playout
+    for players, seed in ((2, 4), (4, 2), (5, 3)):
+        game = random_playout(players, seed)
+        state = RULES.initial_state(game.config)
+        for ev in game.events:
+            state = RULES.evolve(state, ev)
+            for seat in range(players):
+                for who in ("", R, L):
+                    for final in (False, True):
+                        assert total(state, seat, who, final) == sum(breakdown(state, seat, who, final).values())
+
+
+def test_the_checks_after_each_step_agree_with_the_scores_seat_by_seat_in_whole_games() -> None:
+    from pbem.games.emerald1.scoring import after_step, potential
+    from tests.emerald1.harness import random_playout
+    for players, seed in ((2, 4), (3, 1), (4, 7), (5, 3)):
+        game = random_playout(players, seed)
+        state = RULES.initial_state(game.config)
+        for ev in game.events:
+            state = RULES.evolve(state, ev)
+            known = [i for i in range(players) if not state.players[i].known and potential(state, i)]
+            scores = [public_score(state, i) for i in range(players)]
+            for target in {1, 4, 8, max(scores), max(scores) + 1}:
+                assert after_step(state, target) == (known, any(x >= target for x in scores)), (ev.seq, target)

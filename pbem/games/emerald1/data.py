@@ -446,22 +446,5 @@ def _catalog(data_json: str) -> Catalog:
 
 
 def catalog(data: Mapping[str, Any]) -> Catalog:
-    text = json.dumps(data, sort_keys=True)
-    cat = _catalog(text)
-    cat.__dict__.setdefault("_json", text)
-    return cat
-
-
-def data_json(cat: Catalog) -> str:
-    """The catalog's data as canonical JSON (kept on the catalog once computed)."""
-    text = cat.__dict__.get("_json")
-    if text is None:
-        text = json.dumps(cat.data, sort_keys=True)
-        cat.__dict__["_json"] = text
-    return str(text)
-
-
-def catalog_of_json(text: str) -> Catalog:
-    cat = _catalog(text)
-    cat.__dict__.setdefault("_json", text)
-    return cat
+    """The index of ``data`` (cached by content)."""
+    return _catalog(json.dumps(data, sort_keys=True))

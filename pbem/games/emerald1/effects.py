@@ -8,8 +8,11 @@ from typing import Any
 from events.envelope import NewEvent, Visibility
 from events.rng import Rng
 from pbem.games.emerald1 import scoring
-from pbem.games.emerald1.evolve import apply
+from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
 from pbem.games.emerald1.state import RESTORATIONIST, State
+
+
+PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 
 
 class Stop(Exception):
@@ -17,23 +20,36 @@ class Stop(Exception):
 
 
 class Ctx:
-    """Collects the events of one decision and keeps (a private copy of) the state they lead to."""
+    """Collects the events of one decision and keeps the state they lead to.
+
+    That working state shares its containers with the state decided on until an event writes them: each is
+    copied once, by the first event that writes it (``own``), and then changed in place by the later ones. The
+    code that decides reads the state through ``ctx.s`` (the same object throughout) and never keeps a container
+    across an event, so it always reads what the events so far made. Nothing is cached on a working state.
+    """
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.s = state.clone()
+        self.s = state.successor(memo=False)
+        self.s.__dict__["_working"] = True
+        self.owned: set[Any] = set()
+        self.checked = -1   # how many events there were when ``check`` last found nothing to do
         self.rng = rng
         self.events: list[NewEvent] = []
 
     def emit(self, name: str, payload: Mapping[str, Any], to: int | tuple[int, ...] | None = None, *,
              server: bool = False, reveals: bool = False) -> None:
         if server:
-            vis = Visibility.server()
+            vis = SERVER
         elif to is None:
-            vis = Visibility.public()
+            vis = PUBLIC
         else:
             vis = Visibility.to(*(to if isinstance(to, tuple) else (to,)))
-        self.events.append(NewEvent("emerald1." + name, dict(payload), vis, reveals))
-        apply(self.s, "emerald1." + name, payload)
+        type_ = "emerald1." + name
+        self.events.append(NewEvent(type_, dict(payload), vis, reveals))
+        if type_ in HANDLERS:
+            seat = payload.get("seat")
+            self.s.own(TOUCHES.get(type_), seat if isinstance(seat, int) else None, self.owned)
+            apply(self.s, type_, payload)
 
 
 # --- cards in hand -----------------------------------------------------------------------
@@ -155,17 +171,29 @@ def end(ctx: Ctx, reason: str) -> None:
     raise Stop
 
 
+QUIET = frozenset("emerald1." + name for name in (
+    "TurnStarted", "ActionDone", "StepSet", "WindowSet", "MrsHudsonUsed", "CardsDrawn", "CardsDrawnCount",
+    "DeckShuffled", "DiscardReshuffled", "CardsDiscarded", "CardsDiscardedCount", "CubesMoved", "CubesCleared",
+    "BlockingPlaced", "BlockingRemoved", "PEDisplayed"))
+"""Events that change nothing ``check`` reads (who is known or revealed and on which side, who owns which city,
+the royal persons, the agents, the zombies, the tracks, kills and sacrifices, and which cards each player has among
+hand, deck and discard pile: these events, as ``decide`` makes them, only move cards between those three)."""
+
+
 def check(ctx: Ctx) -> None:
     """After every step: Known to the Authorities, and the end on points."""
     s = ctx.s
     if s.phase != "play":
         return
-    for seat in range(s.n):
-        if not s.players[seat].known and scoring.potential(s, seat):
-            ctx.emit("KnownToAuthorities", {"seat": seat})
-    target = s.cat.game["victory_target"][str(s.n)]
-    if any(scoring.public_score(s, i) >= target for i in range(s.n)):
+    if ctx.checked >= 0 and all(e.type in QUIET for e in ctx.events[ctx.checked:]):
+        return  # it found nothing to do, and nothing it reads has changed since
+    # A disc in the Known box changes no score: both questions are answered before the discs are placed.
+    known, reached = scoring.after_step(s, s.cat.game["victory_target"][str(s.n)])
+    for seat in known:
+        ctx.emit("KnownToAuthorities", {"seat": seat})
+    if reached:
         end(ctx, "victory_points")
+    ctx.checked = len(ctx.events)
 
 
 # --- the board ---------------------------------------------------------------------------

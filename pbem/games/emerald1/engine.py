@@ -7,7 +7,7 @@ from typing import Any
 
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
-from pbem.games.emerald1 import assassin, cards, moves, permanent, scoring
+from pbem.games.emerald1 import assassin, cards, legality, moves, permanent, scoring
 from pbem.games.emerald1.effects import Ctx, Stop, check, claim, end, move_marker, play, reveal
 from pbem.games.emerald1.flow import complete_action, end_turn, set_step
 from pbem.games.emerald1.state import State
@@ -130,8 +130,12 @@ def prompts(s: State) -> dict[int, Prompt]:
         return {seat: Prompt(seat, "turn", "Place your Main Agent in a city (setup).", {"kind": "start",
                                                                                           "city": s.cat.city_ids[0]})}
     if s.step:
-        legal = legal_actions(s, seat)
-        default = next((a for a in legal if a["kind"] in ("done", "skip")), legal[0] if legal else {"kind": "pass"})
+        if s.step["step"] == "move":  # moves and payments, never done or skip: the default is the first of them
+            default = next(moves.iter_move_options(s, seat, s.step), None) or {"kind": "pass"}
+        else:
+            legal = legal_actions(s, seat)
+            default = next((a for a in legal if a["kind"] in ("done", "skip")),
+                           legal[0] if legal else {"kind": "pass"})
         return {seat: Prompt(seat, "turn", STEP_WORDS.get(s.step["step"], "Go on with your action."), default)}
     return {seat: Prompt(seat, "turn", f"Your turn: action {s.actions_done + 1} of {s.cat.game['actions']}.",
                          {"kind": "pass"})}
@@ -185,7 +189,10 @@ def refuse(s: State, seat: int, a: Action, legal: list[Action]) -> IllegalAction
 
 def decide(s: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Any]:
     a = normalize(action)
-    if a not in legal_actions(s, seat, a):
+    ok = legality.legal(s, seat, a, acting(s))
+    if ok is None:
+        ok = a in legal_actions(s, seat, a)
+    if not ok:
         raise refuse(s, seat, a, legal_actions(s, seat))
     ctx = Ctx(s, rng)
     try:

@@ -1,4 +1,9 @@
-"""Applying one event to a (private, already copied) state. Never validates."""
+"""Applying one event to a state whose containers the event writes are already its own. Never validates.
+
+The caller (``evolve``, or ``decide``'s working state) has copied, one level deep, the containers named in
+``TOUCHES``; what is inside them (an agent's record, a stack, a row of cubes or zombies, a player's list) may still
+be shared with earlier states, so a handler replaces it instead of changing it (``_without``, ``_plus``).
+"""
 
 from __future__ import annotations
 
@@ -48,13 +53,24 @@ def apply(s: State, type_: str, p: Mapping[str, Any]) -> None:
         handler(s, p)
 
 
+def _without(items: list[Any], item: Any) -> list[Any]:
+    """A copy of ``items`` with the first ``item`` removed (ValueError if there is none, as ``list.remove``)."""
+    out = list(items)
+    out.remove(item)
+    return out
+
+
+def _plus(items: list[Any], *more: Any) -> list[Any]:
+    return [*items, *more]
+
+
 def _take_card(s: State, seat: int, card: int) -> str:
     """Take ``card`` out of a player's hand, deck or discard pile; returns where it was ("" if nowhere)."""
     pl = s.players[seat]
     for where in ("hand", "deck", "discard"):
         pile = getattr(pl, where)
         if card in pile:
-            pile.remove(card)
+            setattr(pl, where, _without(pile, card))
             return where
     return ""
 
@@ -120,31 +136,37 @@ def _da_pool(s: State, p: Mapping[str, Any]) -> None:
 
 @on("DoubleAgentsTaken")
 def _da_taken(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    mine = list(pl.double_agents)
     for a in p["agents"]:
         if a in s.da_pool:
             s.da_pool.remove(a)
-        s.players[p["seat"]].double_agents.append(a)
+        mine.append(a)
+    pl.double_agents = mine
 
 
 @on("DoubleAgentsReturned")
 def _da_back(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
     for a in p["agents"]:
-        s.players[p["seat"]].double_agents.remove(a)
+        pl.double_agents = _without(pl.double_agents, a)
         s.da_pool.append(a)
 
 
 @on("DoubleAgentStolen")
 def _da_stolen(s: State, p: Mapping[str, Any]) -> None:
     if "agent" in p:
-        s.players[p["from_seat"]].double_agents.remove(p["agent"])
-        s.players[p["seat"]].double_agents.append(p["agent"])
+        giver = s.players[p["from_seat"]]
+        giver.double_agents = _without(giver.double_agents, p["agent"])
+        taker = s.players[p["seat"]]
+        taker.double_agents = _plus(taker.double_agents, p["agent"])
 
 
 @on("DoubleAgentRevealed")
 def _da_revealed(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
     if p["agent"] in pl.double_agents:
-        pl.double_agents.remove(p["agent"])
+        pl.double_agents = _without(pl.double_agents, p["agent"])
     s.da_revealed.append(p["agent"])
 
 
@@ -165,10 +187,12 @@ def _deck(s: State, p: Mapping[str, Any]) -> None:
 @on("CardsDrawn")
 def _drawn(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
+    deck, hand = list(pl.deck), list(pl.hand)
     for c in p["cards"]:
-        if c in pl.deck:
-            pl.deck.remove(c)
-        pl.hand.append(c)
+        if c in deck:
+            deck.remove(c)
+        hand.append(c)
+    pl.deck, pl.hand = deck, hand
 
 
 @on("FirstPlayerChosen")
@@ -201,22 +225,26 @@ def _turn(s: State, p: Mapping[str, Any]) -> None:
 @on("CardsPlayed")
 def _played(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
+    hand, discard = list(pl.hand), list(pl.discard)
     for c in p["cards"]:
-        if c in pl.hand:
-            pl.hand.remove(c)
+        if c in hand:
+            hand.remove(c)
         if p["to"] == "discard":
-            pl.discard.append(c)
+            discard.append(c)
         elif p["to"] == "removed":
             s.removed.append(c)
+    pl.hand, pl.discard = hand, discard
         # "kept": on a Permanent Effect or in a City box, tracked by that effect
 
 
 @on("CardsDiscarded")
 def _discarded(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
+    hand, discard = list(pl.hand), list(pl.discard)
     for c in p["cards"]:
-        pl.hand.remove(c)
-        pl.discard.append(c)
+        hand.remove(c)
+        discard.append(c)
+    pl.hand, pl.discard = hand, discard
 
 
 @on("CardRemovedHidden")
@@ -226,19 +254,22 @@ def _removed_hidden(s: State, p: Mapping[str, Any]) -> None:
 
 @on("CardRemovedFace")
 def _removed_face(s: State, p: Mapping[str, Any]) -> None:
-    s.players[p["seat"]].hand.remove(p["card"])
+    pl = s.players[p["seat"]]
+    pl.hand = _without(pl.hand, p["card"])
     s.removed_secret.append(p["card"])
 
 
 @on("CardsDrawnBack")
 def _drawn_back(s: State, p: Mapping[str, Any]) -> None:
-    s.players[p["seat"]].hand.append(p["card"])
+    pl = s.players[p["seat"]]
+    pl.hand = _plus(pl.hand, p["card"])
 
 
 @on("CardTransferred")
 def _transfer(s: State, p: Mapping[str, Any]) -> None:
     if _take_card(s, p["from_seat"], p["card"]) or p.get("from") == "city_deck":
-        s.players[p["seat"]].discard.append(p["card"])
+        pl = s.players[p["seat"]]
+        pl.discard = _plus(pl.discard, p["card"])
 
 
 @on("CardGone")
@@ -247,9 +278,9 @@ def _gone(s: State, p: Mapping[str, Any]) -> None:
     card = p["card"]
     if p.get("from_seat") is not None:
         _take_card(s, p["from_seat"], card)
-    for city, stack in s.stacks.items():
+    for city, stack in list(s.stacks.items()):
         if card in stack:
-            stack.remove(card)
+            s.stacks[city] = _without(stack, card)
     if card in s.pe_display:
         s.pe_display.remove(card)
     s.removed.append(card)
@@ -279,7 +310,8 @@ def _claimed(s: State, p: Mapping[str, Any]) -> None:
     if kind == "pe":
         s.pe_display.remove(card)
         if s.cat.cards[card].effect != "cthulhu":
-            s.players[seat].pes.append(card)
+            pl = s.players[seat]
+            pl.pes = _plus(pl.pes, card)
         else:
             s.removed.append(card)
     elif kind == "city":
@@ -287,49 +319,50 @@ def _claimed(s: State, p: Mapping[str, Any]) -> None:
         prev = s.owner.get(city)
         if prev is not None:
             _take_card(s, prev, card)
-        s.players[seat].discard.append(card)
+        pl = s.players[seat]
+        pl.discard = _plus(pl.discard, card)
         s.owner[city] = seat
     else:
-        s.stacks[p["city"]].remove(card)
-        s.players[seat].discard.append(card)
+        s.stacks[p["city"]] = _without(s.stacks[p["city"]], card)
+        pl = s.players[seat]
+        pl.discard = _plus(pl.discard, card)
 
 
 @on("AgentControlled")
 def _controlled(s: State, p: Mapping[str, Any]) -> None:
-    a = s.agents[p["agent"]]
-    a.update(owner=p["seat"], where="board", city=p["city"])
+    s.agents[p["agent"]] = {**s.agents[p["agent"]], "owner": p["seat"], "where": "board", "city": p["city"]}
 
 
 @on("AgentOwnerChanged")
 def _owner(s: State, p: Mapping[str, Any]) -> None:
-    s.agents[p["agent"]]["owner"] = p["seat"]
+    a = {**s.agents[p["agent"]], "owner": p["seat"]}
     if p.get("vampire"):
-        s.agents[p["agent"]]["vampire"] = True
+        a["vampire"] = True
+    s.agents[p["agent"]] = a
 
 
 @on("AgentMoved")
 def _moved(s: State, p: Mapping[str, Any]) -> None:
-    a = s.agents[p["agent"]]
-    a.update(where="board", city=p["to"])
+    s.agents[p["agent"]] = {**s.agents[p["agent"]], "where": "board", "city": p["to"]}
     s.migo.pop(p["agent"], None)
 
 
 @on("AgentFlipped")
 def _flipped(s: State, p: Mapping[str, Any]) -> None:
-    s.agents[p["agent"]]["vampire"] = p["vampire"]
+    s.agents[p["agent"]] = {**s.agents[p["agent"]], "vampire": p["vampire"]}
 
 
 @on("AgentToMiGo")
 def _migo(s: State, p: Mapping[str, Any]) -> None:
-    s.agents[p["agent"]].update(where="migo", city=None)
+    s.agents[p["agent"]] = {**s.agents[p["agent"]], "where": "migo", "city": None}
     s.migo[p["agent"]] = p["turn"]
 
 
 @on("AgentKilled")
 def _killed(s: State, p: Mapping[str, Any]) -> None:
-    a = s.agents[p["agent"]]
-    a.update(where="killed", city=None)
-    s.players[p["seat"]].kills.append([p["agent"], p["owner"]])
+    a = s.agents[p["agent"]] = {**s.agents[p["agent"]], "where": "killed", "city": None}
+    killer = s.players[p["seat"]]
+    killer.kills = _plus(killer.kills, [p["agent"], p["owner"]])
     if a.get("main"):
         s.players[p["owner"]].main_dead = True
 
@@ -339,15 +372,16 @@ def _lost(s: State, p: Mapping[str, Any]) -> None:
     a = s.agents[p["agent"]]
     if a.get("main"):
         s.players[a["owner"]].main_dead = True
-    a.update(where=p.get("to", "gone"), city=None)
+    s.agents[p["agent"]] = {**a, "where": p.get("to", "gone"), "city": None}
     s.migo.pop(p["agent"], None)
 
 
 @on("Sacrificed")
 def _sacrificed(s: State, p: Mapping[str, Any]) -> None:
-    s.agents[p["agent"]].update(where="yog", city=None)
-    s.players[p["seat"]].yog.append(p["agent"])
-    s.players[p["seat"]].yog_vp += p["vp"]
+    s.agents[p["agent"]] = {**s.agents[p["agent"]], "where": "yog", "city": None}
+    pl = s.players[p["seat"]]
+    pl.yog = _plus(pl.yog, p["agent"])
+    pl.yog_vp += p["vp"]
 
 
 @on("MarkerMoved")
@@ -380,7 +414,8 @@ def _revealed(s: State, p: Mapping[str, Any]) -> None:
 
 @on("IdentitySeen")
 def _seen(s: State, p: Mapping[str, Any]) -> None:
-    s.players[p["seat"]].seen[p["target"]] = p["side"]
+    pl = s.players[p["seat"]]
+    pl.seen = {**pl.seen, p["target"]: p["side"]}
 
 
 @on("SideChanged")
@@ -419,12 +454,16 @@ def _unblock(s: State, p: Mapping[str, Any]) -> None:
 
 @on("ZombiePlaced")
 def _zombie(s: State, p: Mapping[str, Any]) -> None:
-    s.zombies[p["city"]][p["seat"]] += 1
+    row = list(s.zombies[p["city"]])
+    row[p["seat"]] += 1
+    s.zombies[p["city"]] = row
 
 
 @on("ZombiesRemoved")
 def _zombies_gone(s: State, p: Mapping[str, Any]) -> None:
-    s.zombies[p["city"]][p["seat"]] -= p["count"]
+    row = list(s.zombies[p["city"]])
+    row[p["seat"]] -= p["count"]
+    s.zombies[p["city"]] = row
 
 
 @on("BismarckPlayed")

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from itertools import combinations
 from typing import Any
 
+from pbem.games.emerald1.data import Catalog
 from pbem.games.emerald1.state import State
 
 Action = dict[str, Any]
@@ -139,23 +141,33 @@ def route_costs(s: State, seat: int, start: str) -> dict[str, int]:
     """
     best = {start: 0}
     heap = [(0, start)]
+    links = _links(s.cat)
+    destroyed = s.destroyed
     while heap:
         cost, city = heapq.heappop(heap)
         if cost > best.get(city, 1 << 30):
             continue
         if city != start and s.locked_against(city, seat):
             continue
-        for arms, price in s.cat.edges:
-            if city not in arms:
+        for nxt, price in links.get(city, ()):
+            if nxt in destroyed:
                 continue
-            for nxt in arms:
-                if nxt == city or nxt in s.destroyed:
-                    continue
-                c = cost + price
-                if c < best.get(nxt, 1 << 30):
-                    best[nxt] = c
-                    heapq.heappush(heap, (c, nxt))
+            c = cost + price
+            if c < best.get(nxt, 1 << 30):
+                best[nxt] = c
+                heapq.heappush(heap, (c, nxt))
     return {c: v for c, v in best.items() if c != start and not s.locked_against(c, seat)}
+
+
+def _links(cat: Catalog) -> dict[str, list[tuple[str, int]]]:
+    """Each city's (other city, price) over every connection it is an arm of, in the order of ``cat.edges`` (so
+    that routes are found, and listed, in the same order as by walking the edges)."""
+    found = cat.__dict__.get("_links")
+    if found is None:
+        found = {c: [(nxt, price) for arms, price in cat.edges if c in arms for nxt in arms if nxt != c]
+                 for c in cat.city_ids}
+        object.__setattr__(cat, "_links", found)
+    return found  # type: ignore[no-any-return]
 
 
 def payments(s: State, cards: list[int], cost: int) -> list[tuple[int, ...]]:
@@ -173,19 +185,23 @@ def can_pay(s: State, cards: list[int], cost: int) -> bool:
 
 
 def move_options(s: State, seat: int, step: dict[str, Any] | None = None) -> list[Action]:
+    return list(iter_move_options(s, seat, step))
+
+
+def iter_move_options(s: State, seat: int, step: dict[str, Any] | None = None) -> Iterator[Action]:
+    """The moves (then, during a move, the payments) one at a time: a prompt's default needs only the first."""
     hand = s.players[seat].hand
     moved = set(step["moved"]) if step else set()
     spent = step["cost"] if step else 0
-    out: list[Action] = []
     for key in sorted(s.controlled(seat)):
         if key in moved:
             continue
         for city, cost in route_costs(s, seat, s.agents[key]["city"]).items():
             if can_pay(s, hand, spent + cost):
-                out.append({"kind": "move", "agent": key, "to": city})
+                yield {"kind": "move", "agent": key, "to": city}
     if step:
-        out += [{"kind": "pay", "cards": list(c)} for c in payments(s, hand, spent)]
-    return out
+        for c in payments(s, hand, spent):
+            yield {"kind": "pay", "cards": list(c)}
 
 
 # --- markers and discards ----------------------------------------------------------------

@@ -75,10 +75,11 @@ class Emerald1Rules:
         return ctx.events
 
     def evolve(self, state: State, event: Event) -> State:
-        seat = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
-        new = state.clone(TOUCHES.get(event.type) if event.type in HANDLERS else frozenset(),
-                          seat if isinstance(seat, int) else None)
-        apply(new, event.type, event.payload)
+        new = state.successor()
+        if event.type in HANDLERS:
+            seat = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
+            new.own(TOUCHES.get(event.type), seat if isinstance(seat, int) else None, set())
+            apply(new, event.type, event.payload)
         return new
 
     def prompts(self, state: State) -> Mapping[int, Prompt]:

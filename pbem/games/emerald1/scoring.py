@@ -5,28 +5,65 @@ from __future__ import annotations
 from typing import Any
 
 from events.rules import Outcome
+from pbem.games.emerald1.data import Catalog
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
-
-
-def track_vp(s: State, track: str) -> int:
-    reached = s.war_max if track == "war" else s.revolution_max
-    table = s.cat.game["track_vp"]
-    return max((vp for space, vp in table.items() if int(space) <= reached), default=0)
-
 
 SCORING_CARDS = ("Necronomicon", "The Black Hand", "Vampire", "Zombies")
 
 
+class _Tables:
+    """What scoring looks up, indexed once per catalog (the catalog never changes)."""
+
+    def __init__(self, cat: Catalog) -> None:
+        self.track = sorted((int(space), vp) for space, vp in cat.game["track_vp"].items())
+        self.track_at = [max((vp for space, vp in self.track if space <= reached), default=0)
+                         for reached in range(cat.game["track_top"] + 1)]
+        self.scoring = {cid: c.name for cid, c in cat.cards.items() if c.kind == "game" and c.name in SCORING_CARDS}
+        self.ids = {name: tuple(cid for cid, n in self.scoring.items() if n == name) for name in SCORING_CARDS}
+        self.id_sets = {name: frozenset(ids) for name, ids in self.ids.items()}
+        self.all_ids = frozenset(self.scoring)
+        self.city_vp = {c: info["vp"] for c, info in cat.city.items()}
+        self.royal_vp = {c: info["royal"]["vp"] for c, info in cat.city.items()}
+        self.rvp = {str(k): v for k, v in cat.agent_rvp.items()}
+
+
+def tables(cat: Catalog) -> _Tables:
+    found = cat.__dict__.get("_scoring")
+    if found is None:  # pragma: no cover - once per catalog
+        found = _Tables(cat)
+        object.__setattr__(cat, "_scoring", found)
+    return found  # type: ignore[no-any-return]
+
+
+def track_vp(s: State, track: str) -> int:
+    reached = s.war_max if track == "war" else s.revolution_max
+    tab = tables(s.cat)
+    if 0 <= reached < len(tab.track_at):
+        return tab.track_at[reached]
+    return max((vp for space, vp in tab.track if space <= reached), default=0)
+
+
+def held(s: State, seat: int, name: str) -> int:
+    """How many cards named ``name`` (one of ``SCORING_CARDS``) the player has among their cards."""
+    p = s.players[seat]
+    hand, deck, discard = p.hand, p.deck, p.discard
+    tab = tables(s.cat)
+    ids = tab.id_sets[name]
+    if ids.isdisjoint(hand) and ids.isdisjoint(deck) and ids.isdisjoint(discard):
+        return 0
+    return sum(hand.count(c) + deck.count(c) + discard.count(c) for c in tab.ids[name])
+
+
 def _held(s: State, seat: int) -> dict[str, int]:
     """How many of each card that scores the player has among their cards (hand, deck, discard)."""
-    cards = s.cat.cards
+    names = tables(s.cat).scoring
     out = dict.fromkeys(SCORING_CARDS, 0)
     p = s.players[seat]
     for pile in (p.hand, p.deck, p.discard):
         for c in pile:
-            card = cards[c]
-            if card.kind == "game" and card.name in out:
-                out[card.name] += 1
+            name = names.get(c)
+            if name is not None:
+                out[name] += 1
     return out
 
 
@@ -67,10 +104,49 @@ def breakdown(s: State, seat: int, side: str, final: bool = False) -> dict[str, 
     return out
 
 
+def total(s: State, seat: int, side: str, final: bool = False) -> int:
+    """``sum(breakdown(s, seat, side, final).values())`` without the breakdown: ``decide`` asks after every step.
+
+    Kept in step with ``breakdown`` line by line (a test compares them over whole games, for every side)."""
+    tab = tables(s.cat)
+    g = s.cat.game
+    p = s.players[seat]
+    pts = 0
+    for c, o in s.owner.items():
+        if o == seat:
+            pts += tab.city_vp[c]
+    necronomicons = held(s, seat, "Necronomicon")
+    if necronomicons:
+        pts += g["necronomicon_vp"] * necronomicons
+    if side == "":
+        for c, r in s.royal.items():
+            if r[0] == seat and r[1] in ("assassinated", "hidden"):
+                pts += tab.royal_vp[c]
+        return pts
+    held_ = _held(s, seat)
+    if side == RESTORATIONIST:
+        assassinated = [c for c, r in s.royal.items() if r[0] == seat and r[1] == "assassinated"]
+        pts += sum(tab.royal_vp[c] for c in assassinated) + track_vp(s, "revolution")
+        rvp = tab.rvp
+        pts += sum(rvp.get(k, 0) for k, a in s.agents.items()
+                   if a["owner"] == seat and not a.get("main") and not a["vampire"] and a["where"] in ("board", "migo"))
+        return pts + (g["black_hand_vp"] * len(assassinated) if held_["The Black Hand"] else 0)
+    pts += sum(tab.royal_vp[c] for c, r in s.royal.items() if r[0] == seat and r[1] == "hidden")
+    pts += track_vp(s, "war")
+    if held_["Vampire"]:
+        pts += sum(1 for a in s.agents.values() if a["owner"] == seat and a["vampire"] and a["where"] == "board")
+    if held_["Zombies"] and sum(sum(row) for row in s.zombies.values()) >= g["zombies"]:
+        pts += g["zombie_bonus"]
+    pts += p.yog_vp
+    if final:
+        pts += sum(1 for _, owner in p.kills if s.players[owner].side == RESTORATIONIST)
+    return pts
+
+
 def score(s: State, seat: int, side: str | None = None, final: bool = False) -> int:
     if side is None:
         side = s.players[seat].side if s.players[seat].revealed else ""
-    return sum(breakdown(s, seat, side, final).values())
+    return total(s, seat, side, final)
 
 
 def public_score(s: State, seat: int) -> int:
@@ -89,21 +165,105 @@ def potential(s: State, seat: int) -> bool:
         return True
     if track_vp(s, "war") or track_vp(s, "revolution"):
         return True
-    rvp = s.cat.agent_rvp
+    rvp = tables(s.cat).rvp
     vampires = 0
     for key, a in s.agents.items():
-        if a["owner"] != seat or a.get("main"):
-            if a["owner"] == seat and a["vampire"] and a["where"] == "board":
+        if a["owner"] != seat:
+            continue
+        if a.get("main"):
+            if a["vampire"] and a["where"] == "board":
                 vampires += 1
             continue
-        if a["where"] in ("board", "migo") and not a["vampire"] and rvp.get(int(key), 0) > 0:
+        if a["where"] in ("board", "migo") and not a["vampire"] and rvp.get(key, 0) > 0:
             return True
         if a["vampire"] and a["where"] == "board":
             vampires += 1
-    held = _held(s, seat)
-    if held["Necronomicon"] or (held["Vampire"] and vampires):
+    if held(s, seat, "Necronomicon") or (vampires and held(s, seat, "Vampire")):
         return True
-    return bool(held["Zombies"]) and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]
+    return bool(held(s, seat, "Zombies")) and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]
+
+
+def after_step(s: State, target: int) -> tuple[list[int], bool]:
+    """What ``decide`` checks after every step, for every seat at once: the seats not yet Known to the
+    Authorities that have ``potential`` points (in seat order), and whether any ``public_score`` reaches
+    ``target``. One pass over the owners, the royal persons and (when needed) the agents, instead of one per
+    seat and question; kept in step with ``potential`` and ``total`` (a test compares them over whole games)."""
+    tab = tables(s.cat)
+    g = s.cat.game
+    n = s.n
+    players = s.players
+    city = [0] * n
+    for c, o in s.owner.items():
+        city[o] += tab.city_vp[c]
+    assassinated, hidden, n_assassinated = [0] * n, [0] * n, [0] * n
+    for c, r in s.royal.items():
+        if r[1] == "assassinated":
+            assassinated[r[0]] += tab.royal_vp[c]
+            n_assassinated[r[0]] += 1
+        elif r[1] == "hidden":
+            hidden[r[0]] += tab.royal_vp[c]
+    cards = [_holdings(tab, p) for p in players]
+    war, revolution = track_vp(s, "war"), track_vp(s, "revolution")
+    unknown = [i for i, p in enumerate(players) if not p.known]
+    rvp, resto_agent, vampires = [0] * n, [False] * n, [0] * n
+    if any(p.revealed for p in players) or (unknown and not (war or revolution)):
+        values = tab.rvp
+        for key, a in s.agents.items():
+            o = a["owner"]
+            if o is None:
+                continue
+            if a["vampire"]:
+                if a["where"] == "board":
+                    vampires[o] += 1
+            elif not a.get("main") and a["where"] in ("board", "migo"):
+                v = values.get(key, 0)
+                rvp[o] += v
+                resto_agent[o] = resto_agent[o] or v > 0
+    known = []
+    owners, royals = set(s.owner.values()), {r[0] for r in s.royal.values()}
+    for i in unknown:
+        p, held_ = players[i], cards[i]
+        if (p.kills or p.yog_vp or i in owners or i in royals or war or revolution or resto_agent[i]
+                or (held_ and (held_["Necronomicon"] or (vampires[i] and held_["Vampire"])
+                               or (held_["Zombies"] and _all_zombies_out(s))))):
+            known.append(i)
+    for i, p in enumerate(players):
+        held_ = cards[i] or NONE_HELD
+        pts = city[i] + g["necronomicon_vp"] * held_["Necronomicon"]
+        if not p.revealed:
+            pts += assassinated[i] + hidden[i]
+        elif p.side == RESTORATIONIST:
+            pts += assassinated[i] + revolution + rvp[i]
+            pts += g["black_hand_vp"] * n_assassinated[i] if held_["The Black Hand"] else 0
+        else:
+            pts += hidden[i] + war + p.yog_vp
+            pts += vampires[i] if held_["Vampire"] else 0
+            pts += g["zombie_bonus"] if held_["Zombies"] and _all_zombies_out(s) else 0
+        if pts >= target:
+            return known, True
+    return known, False
+
+
+NONE_HELD = dict.fromkeys(SCORING_CARDS, 0)
+
+
+def _all_zombies_out(s: State) -> bool:
+    return sum(sum(row) for row in s.zombies.values()) >= s.cat.game["zombies"]
+
+
+def _holdings(tab: _Tables, p: Any) -> dict[str, int] | None:
+    """How many of each scoring card the player has (``_held``), or None if none at all (the usual case)."""
+    ids = tab.all_ids
+    if ids.isdisjoint(p.hand) and ids.isdisjoint(p.deck) and ids.isdisjoint(p.discard):
+        return None
+    out = dict.fromkeys(SCORING_CARDS, 0)
+    names = tab.scoring
+    for pile in (p.hand, p.deck, p.discard):
+        for c in pile:
+            name = names.get(c)
+            if name is not None:
+                out[name] += 1
+    return out
 
 
 def discs_on_board(s: State, seat: int) -> int:

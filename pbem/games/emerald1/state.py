@@ -1,8 +1,14 @@
-"""The game state of the 1st edition: plain containers, copied whole by ``evolve`` (never shared).
+"""The game state of the 1st edition: plain containers, shared between states until an event writes them.
 
 Places for cubes are named ``city:<id>`` (a City box), ``card:<n>`` (a face-up Game card or a
 Permanent Effect on display), ``limbo``, ``available`` and ``pool``. Agents are keyed by their
 card number (``"14"``) or ``"m<seat>"`` for a Main Agent.
+
+A state is never changed once made. ``evolve`` makes the next one with :meth:`State.successor` and copies, one
+level deep, only the containers the event's handler writes (:meth:`State.own`); the handlers replace what is inside
+a container (an agent's record, a stack, a row of cubes or zombies, a player's hand) instead of changing it, so the
+new state shares everything else with the old. Attributes named with a leading ``_`` are caches, not the game:
+never pickled, compared or cloned.
 """
 
 from __future__ import annotations
@@ -44,6 +50,12 @@ class Player:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Player) and self.__dict__ == other.__dict__
+
+    def copy(self) -> Player:
+        """A new Player sharing this one's lists and dict: the handlers replace them, never change them."""
+        new = object.__new__(Player)
+        new.__dict__.update(self.__dict__)
+        return new
 
     def clone(self) -> Player:
         new = object.__new__(Player)
@@ -114,12 +126,12 @@ class State:
         return len(self.players)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the view cache; the kernel's snapshots name the catalog by its data's digest
-        (``EmeraldOneRules.made_from_data``), where an ordinary pickle keeps the whole catalog."""
-        return {k: v for k, v in self.__dict__.items() if k != "_view_cache"}
+        """Pickled without its caches; the kernel's snapshots name the catalog by its data's digest
+        (``Emerald1Rules.made_from_data``), where an ordinary pickle keeps the whole catalog."""
+        return {k: v for k, v in self.__dict__.items() if k[0] != "_"}
 
     def _plain(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k not in ("cat", "_view_cache")}
+        return {k: v for k, v in self.__dict__.items() if k != "cat" and k[0] != "_"}
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.cat.data == other.cat.data and self._plain() == other._plain()
@@ -132,7 +144,7 @@ class State:
         d = new.__dict__
         one = fields is not None and "player" in fields and seat is not None
         for k, v in self.__dict__.items():
-            if k == "_view_cache":
+            if k[0] == "_":
                 continue
             if k == "players" and one:
                 players = list(v)
@@ -152,6 +164,42 @@ class State:
             else:
                 d[k] = v
         return new
+
+    def successor(self, memo: bool = True) -> State:
+        """A new state sharing every container with this one, for :meth:`own` to copy what an event writes.
+
+        It keeps this state's lineage memo (``_memo``: parts of views that check what they were made from) unless
+        ``memo`` is false, and none of its own caches."""
+        new = object.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)
+        d.pop("_cache", None)
+        d.pop("_working", None)
+        if not memo:
+            d.pop("_memo", None)
+        return new
+
+    def own(self, fields: frozenset[str] | None, seat: int | None, owned: set[Any]) -> None:
+        """Copy, one level deep, the containers named in ``fields`` (None: all) that are not in ``owned`` yet, and
+        add them to it. ``"player"`` is the player at ``seat`` (every player if ``seat`` is None), ``"players"``
+        every player. Once owned, a container is this state's alone and its handlers may write it in place."""
+        d = self.__dict__
+        if fields is None:
+            fields = frozenset(k for k, v in d.items() if k[0] != "_" and isinstance(v, (list, dict)))
+        for f in fields:
+            if f == "player" or f == "players":
+                if "players" not in owned:
+                    d["players"] = list(d["players"])
+                    owned.add("players")
+                players = d["players"]
+                for i in (range(len(players)) if f == "players" or seat is None else (seat,)):
+                    if ("player", i) not in owned:
+                        players[i] = players[i].copy()
+                        owned.add(("player", i))
+            elif f not in owned:
+                v = d[f]
+                d[f] = dict(v) if isinstance(v, dict) else list(v)
+                owned.add(f)
 
     # --- readers ------------------------------------------------------------------------
 

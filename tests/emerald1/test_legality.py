@@ -1,0 +1,41 @@
+"""The direct test of one action's legality answers exactly as the list of legal actions does."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from pbem.games.emerald1 import RULES
+from pbem.games.emerald1.engine import acting, legal_actions, normalize
+from pbem.games.emerald1.legality import legal
+from tests.emerald1.golden_play import _mutants
+from tests.emerald1.harness import Game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_direct_test_agrees_with_the_list_over_whole_games(players: int) -> None:
+    game = Game.new(players, seed=f"legality-{players}")
+    pick = random.Random(players)
+    other = random.Random(50 + players)
+    seen: list[dict[str, Any]] = []
+    told = 0
+    while game.state.phase != "over":
+        s = game.state
+        seat = game.who()
+        listed = RULES.legal_actions(s, seat)
+        candidates = other.sample(listed, min(60, len(listed))) + other.sample(seen, min(20, len(seen)))
+        candidates += [m for a in other.sample(listed, min(5, len(listed))) for m in _mutants(a, other)]
+        candidates += [{"kind": "pass", "extra": 1}, {"kind": "place", "cards": [101.0], "to": "city:paris"},
+                       {"kind": "markers", "plays": [[101, -1]]}, {"kind": "discard", "cards": [], "shown": 1}]
+        for a in map(normalize, candidates):
+            for who in (seat, (seat + 1) % players):
+                quick = legal(s, who, a, acting(s))
+                if quick is not None:
+                    told += 1
+                    assert quick == (a in legal_actions(s, who, a)), (a, who)
+        seen = (seen + other.sample(listed, min(4, len(listed))))[-40:]
+        doing = [a for a in listed if a["kind"] not in ("pass", "discard")] or listed
+        game.act(seat, pick.choice(doing))
+    assert told > 1000
