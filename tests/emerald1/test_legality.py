@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.emerald1 import RULES
+from pbem.games.emerald1 import RULES, moves
 from pbem.games.emerald1.engine import acting, legal_actions, normalize
 from pbem.games.emerald1.legality import legal
 from tests.emerald1.golden_play import _mutants
@@ -29,6 +29,14 @@ def test_the_direct_test_agrees_with_the_list_over_whole_games(players: int) -> 
         candidates += [m for a in other.sample(listed, min(5, len(listed))) for m in _mutants(a, other)]
         candidates += [{"kind": "pass", "extra": 1}, {"kind": "place", "cards": [101.0], "to": "city:paris"},
                        {"kind": "markers", "plays": [[101, -1]]}, {"kind": "discard", "cards": [], "shown": 1}]
+        for a in other.sample(listed, min(5, len(listed))):
+            if a["kind"] == "place":  # the same cards to every place there is, and to a few there are not
+                top = a["to"][5:]
+                candidates += [{**a, "to": p} for p in ["city:atlantis", "card:0" + top, "card:+" + top,
+                                                        "card:" + top + "0", "pool", *moves.placeable(s, seat),
+                                                        *(f"card:{c}" for c in s.pe_display),
+                                                        *(f"card:{st[0]}" for st in s.stacks.values() if st),
+                                                        *(f"city:{c}" for c in s.cat.city_ids)]]
         for a in map(normalize, candidates):
             for who in (seat, (seat + 1) % players):
                 quick = legal(s, who, a, acting(s))
@@ -39,3 +47,17 @@ def test_the_direct_test_agrees_with_the_list_over_whole_games(players: int) -> 
         doing = [a for a in listed if a["kind"] not in ("pass", "discard")] or listed
         game.act(seat, pick.choice(doing))
     assert told > 1000
+
+
+def test_what_a_hand_can_pay_is_what_the_payments_listed_say() -> None:
+    from pbem.games.emerald1.moves import payable, payments
+    game = Game.new(3, seed="pay")
+    s = game.state
+    rnd = random.Random(5)
+    golds = [c for c, card in s.cat.cards.items() if card.gold]
+    others = [c for c, card in s.cat.cards.items() if not card.gold][:10]
+    for _ in range(300):
+        hand = rnd.sample(golds, rnd.randint(0, 6)) + rnd.sample(others, rnd.randint(0, 3))
+        sums = payable(s, hand)
+        for cost in range(0, 16):
+            assert (cost in sums) == bool(payments(s, hand, cost)), (hand, cost)

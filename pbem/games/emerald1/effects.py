@@ -8,11 +8,12 @@ from typing import Any
 from events.envelope import NewEvent, Visibility
 from events.rng import Rng
 from pbem.games.emerald1 import scoring
-from pbem.games.emerald1.evolve import HANDLERS, TOUCHES, apply
+from pbem.games.emerald1.evolve import HANDLERS, TOUCHES
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
+_TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
 
 
 class Stop(Exception):
@@ -29,6 +30,7 @@ class Ctx:
     """
 
     def __init__(self, state: State, rng: Rng) -> None:
+        self.base = state
         self.s = state.successor(memo=False)
         self.s.__dict__["_working"] = True
         self.owned: set[Any] = set()
@@ -43,13 +45,14 @@ class Ctx:
         elif to is None:
             vis = PUBLIC
         else:
-            vis = Visibility.to(*(to if isinstance(to, tuple) else (to,)))
+            vis = _TO.get(to) or _TO.setdefault(to, Visibility.to(*(to if isinstance(to, tuple) else (to,))))
         type_ = "emerald1." + name
         self.events.append(NewEvent(type_, dict(payload), vis, reveals))
-        if type_ in HANDLERS:
+        handler = HANDLERS.get(type_)
+        if handler is not None:
             seat = payload.get("seat")
             self.s.own(TOUCHES.get(type_), seat if isinstance(seat, int) else None, self.owned)
-            apply(self.s, type_, payload)
+            handler(self.s, payload)
 
 
 # --- cards in hand -----------------------------------------------------------------------
@@ -188,7 +191,7 @@ def check(ctx: Ctx) -> None:
     if ctx.checked >= 0 and all(e.type in QUIET for e in ctx.events[ctx.checked:]):
         return  # it found nothing to do, and nothing it reads has changed since
     # A disc in the Known box changes no score: both questions are answered before the discs are placed.
-    known, reached = scoring.after_step(s, s.cat.game["victory_target"][str(s.n)])
+    known, reached = scoring.after_step(s, s.cat.game["victory_target"][str(s.n)], ctx.base)
     for seat in known:
         ctx.emit("KnownToAuthorities", {"seat": seat})
     if reached:

@@ -60,6 +60,8 @@ def claim_targets(s: State) -> list[str]:
 def can_claim(s: State, seat: int, place: str) -> bool:
     if place in s.blocking:
         return False
+    if s.cube_list(place)[seat] < 1:  # no cube of the seat there (``mine[2]`` below): the usual answer, at once
+        return False
     city = place_city(place, s)
     if place.startswith("city:"):
         if city in s.bismarck or s.owner.get(city) == seat:
@@ -90,13 +92,16 @@ def placeable(s: State, seat: int) -> list[str]:
 def place_options(s: State, seat: int) -> list[Action]:
     avail = s.players[seat].available
     out: list[Action] = []
+    places: list[str] | None = None
     for cards in distinct(s.players[seat].hand, s, "cube"):
         total = sum(s.cat.cards[c].cube for c in cards)
         if total > avail and not (len(cards) == 1 and total == 2 and avail == 1):
             continue
         if avail < 1:
             continue
-        out.extend({"kind": "place", "cards": list(cards), "to": p} for p in placeable(s, seat))
+        if places is None:
+            places = placeable(s, seat)
+        out.extend({"kind": "place", "cards": list(cards), "to": p} for p in places)
     return out
 
 
@@ -181,7 +186,22 @@ def payments(s: State, cards: list[int], cost: int) -> list[tuple[int, ...]]:
 
 
 def can_pay(s: State, cards: list[int], cost: int) -> bool:
-    return cost == 0 or bool(payments(s, cards, cost))
+    """``cost == 0 or bool(payments(s, cards, cost))``, from the sums the gold cards can make."""
+    return cost == 0 or cost in payable(s, cards)
+
+
+def payable(s: State, cards: list[int]) -> frozenset[int]:
+    """Every cost some of ``cards`` pay (``payments``): the sum of the gold of any set of cards with gold, and
+    one if a single card has two."""
+    table = s.cat.cards
+    golds = [table[c].gold for c in cards if table[c].gold > 0]
+    sums: set[int] = set()
+    for g in golds:
+        sums |= {x + g for x in sums}
+        sums.add(g)
+    if 2 in golds:
+        sums.add(1)
+    return frozenset(sums)
 
 
 def move_options(s: State, seat: int, step: dict[str, Any] | None = None) -> list[Action]:
@@ -193,12 +213,17 @@ def iter_move_options(s: State, seat: int, step: dict[str, Any] | None = None) -
     hand = s.players[seat].hand
     moved = set(step["moved"]) if step else set()
     spent = step["cost"] if step else 0
+    paid: frozenset[int] | None = None  # what the hand can pay (``can_pay``), once asked
     for key in sorted(s.controlled(seat)):
         if key in moved:
             continue
         for city, cost in route_costs(s, seat, s.agents[key]["city"]).items():
-            if can_pay(s, hand, spent + cost):
-                yield {"kind": "move", "agent": key, "to": city}
+            if spent + cost != 0:
+                if paid is None:
+                    paid = payable(s, hand)
+                if spent + cost not in paid:
+                    continue
+            yield {"kind": "move", "agent": key, "to": city}
     if step:
         for c in payments(s, hand, spent):
             yield {"kind": "pay", "cards": list(c)}

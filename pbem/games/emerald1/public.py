@@ -2,10 +2,10 @@
 
 A state shares with the one before it every container the event between them did not write, so most of the
 public part of a view is what it was a moment ago. The parts (a city's entry, a player's entry, the displayed
-Permanent Effects, the removed cards) are kept in the state's lineage memo (``memo.memo_of``) with the containers
-they were made from, and made again only when one of those is no longer the same: a city's entry when its stack,
-its cubes, its agents, ... changed (found by comparing the containers with those of the last time), a player's
-entry when the player or a container its points or discs depend on changed.
+Permanent Effects, the removed cards) are kept in the state's lineage memo (``memo.memo_of``) with what they were
+made from, and made again only when that changed: a city's entry when its stack, its cubes, its agents, ... are no
+longer what they were (found by comparing the containers with those of the last time), a player's entry when the
+player, or what their points, discs, kills or Mi-go agents are worked out from, changed.
 
 Everything here is public: no part depends on a seat. The parts are shared between views and between states,
 and must be read only.
@@ -13,28 +13,33 @@ and must be read only.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from pbem.games.emerald1 import engine, scoring
+from pbem.games.emerald1.board import Board, board_of
 from pbem.games.emerald1.data import Catalog
 from pbem.games.emerald1.faces import agent_entry, card_face, place_entry, static_view
 from pbem.games.emerald1.memo import memo_of
 from pbem.games.emerald1.state import State
 
-CITY_DEPS = ("stacks", "royal", "owner", "bismarck", "destroyed", "cubes", "blocking", "agents", "zombies")
+Memo = dict[Any, Any]
 
+
+# --- cities ------------------------------------------------------------------------------
 
 class _Cities:
-    """The city entries of a state, and what they were made from (to find which cities changed since)."""
+    """The city entries of a state (in the catalog's order), and what they were made from."""
 
-    __slots__ = ("cat", "names", "refs", "entries", "tops", "on_board")
+    __slots__ = ("cat", "names", "stacks", "royal", "owner", "bismarck", "destroyed", "cubes", "blocking",
+                 "agents", "zombies", "entries", "top_place", "on_board")
 
-    def __init__(self, s: State, entries: dict[str, dict[str, Any]], on_board: dict[str, list[str]]) -> None:
-        self.cat, self.names = s.cat, s.names
-        self.refs = {name: getattr(s, name) for name in CITY_DEPS}
-        self.entries = entries
-        self.tops = {c: (st[0] if st else None) for c, st in s.stacks.items()}
-        self.on_board = on_board
+    def __init__(self, s: State, entries: list[dict[str, Any]], top_place: dict[str, str],
+                 on_board: dict[str, list[str]]) -> None:
+        self.cat, self.names, self.stacks, self.royal, self.owner = s.cat, s.names, s.stacks, s.royal, s.owner
+        self.bismarck, self.destroyed, self.cubes, self.blocking = s.bismarck, s.destroyed, s.cubes, s.blocking
+        self.agents, self.zombies = s.agents, s.zombies
+        self.entries, self.top_place, self.on_board = entries, top_place, on_board
 
 
 def _on_board(s: State) -> dict[str, list[str]]:
@@ -43,6 +48,20 @@ def _on_board(s: State) -> dict[str, list[str]]:
         if a["where"] == "board":
             on_board.setdefault(a["city"], []).append(k)
     return on_board
+
+
+def _top_place(s: State) -> dict[str, str]:
+    """``card:<n>`` of each stack's top card -> its city."""
+    return {f"card:{st[0]}": c for c, st in s.stacks.items() if st}
+
+
+def _city_places(cat: Catalog) -> tuple[dict[str, str], dict[str, int]]:
+    """``city:<id>`` -> city, and each city's position in the catalog's order (once per catalog)."""
+    found = cat.__dict__.get("_city_places")
+    if found is None:
+        found = ({f"city:{c}": c for c in cat.city_ids}, {c: i for i, c in enumerate(cat.city_ids)})
+        object.__setattr__(cat, "_city_places", found)
+    return found  # type: ignore[no-any-return]
 
 
 def _city(s: State, cid: str, on_board: dict[str, list[str]]) -> dict[str, Any]:
@@ -64,143 +83,227 @@ def _city(s: State, cid: str, on_board: dict[str, list[str]]) -> dict[str, Any]:
         "zombies": list(s.zombies[cid])}
 
 
-def _changed(s: State, old: _Cities) -> set[str] | None:
-    """The cities whose entry may differ from ``old``'s (None: all of them)."""
-    if s.cat is not old.cat or s.names is not old.names:
-        return None
-    refs = old.refs
+def _differ(now: dict[str, Any], was: dict[str, Any]) -> list[str]:
+    """The keys whose values differ between two dicts (a value the same object is the same)."""
+    out = [k for k, v in now.items() if (w := was.get(k, now)) is not v and w != v]
+    out += [k for k in was if k not in now]
+    return out
+
+
+def _changed(s: State, old: _Cities, top_place: dict[str, str]) -> set[str]:
+    """The cities whose entry may differ from the one ``old`` holds."""
     dirty: set[str] = set()
-    if s.stacks is not refs["stacks"]:
-        was = refs["stacks"]
-        dirty.update(c for c, st in s.stacks.items() if was.get(c) != st)
-        dirty.update(c for c in was if c not in s.stacks)
-    for name in ("royal", "owner", "bismarck"):
-        now, was = getattr(s, name), refs[name]
-        if now is not was:
-            dirty.update(c for c in now.keys() | was.keys() if now.get(c) != was.get(c))
-    if s.destroyed is not refs["destroyed"]:
-        dirty.update(set(s.destroyed) ^ set(refs["destroyed"]))
-    if s.zombies is not refs["zombies"]:
-        was = refs["zombies"]
-        dirty.update(c for c in s.zombies.keys() | was.keys() if s.zombies.get(c) != was.get(c))
-    places: set[str] = set()
-    if s.cubes is not refs["cubes"]:
-        was = refs["cubes"]
-        places.update(p for p in s.cubes.keys() | was.keys() if s.cubes.get(p) != was.get(p))
-    if s.blocking is not refs["blocking"]:
-        places.update(set(s.blocking) ^ set(refs["blocking"]))
-    if s.agents is not refs["agents"]:
-        was = refs["agents"]
-        for k in s.agents.keys() | was.keys():
-            a, b = s.agents.get(k), was.get(k)
-            if a is b or a == b:
-                continue
-            places.add(f"card:{k}")  # its counter may lie on the top card of a stack
-            for rec in (a, b):
+    if s.stacks is not old.stacks:
+        dirty.update(_differ(s.stacks, old.stacks))
+    if s.royal is not old.royal:
+        dirty.update(_differ(s.royal, old.royal))
+    if s.owner is not old.owner:
+        dirty.update(_differ(s.owner, old.owner))
+    if s.bismarck is not old.bismarck:
+        dirty.update(_differ(s.bismarck, old.bismarck))
+    if s.destroyed is not old.destroyed:
+        dirty.update(set(s.destroyed) ^ set(old.destroyed))
+    if s.zombies is not old.zombies:
+        dirty.update(_differ(s.zombies, old.zombies))
+    places: list[str] = []
+    if s.cubes is not old.cubes:
+        places += _differ(s.cubes, old.cubes)
+    if s.blocking is not old.blocking:
+        places += set(s.blocking) ^ set(old.blocking)
+    if s.agents is not old.agents:
+        for k in _differ(s.agents, old.agents):
+            places.append(f"card:{k}")  # its counter may lie on the top card of a stack
+            for rec in (s.agents.get(k), old.agents.get(k)):
                 if rec is not None and rec["where"] == "board":
                     dirty.add(rec["city"])
     if places:
-        for c, st in s.stacks.items():
-            if f"city:{c}" in places or (st and f"card:{st[0]}" in places):
+        city_place = _city_places(s.cat)[0]
+        for p in places:
+            c = city_place.get(p) or top_place.get(p)
+            if c is not None:
                 dirty.add(c)
     return dirty
 
 
-def cities(s: State, memo: dict[Any, Any] | None) -> list[dict[str, Any]]:
+def cities(s: State, memo: Memo | None) -> list[dict[str, Any]]:
     """Each city's entry, in the catalog's order: those of the last state where nothing they show changed."""
     old = memo.get("cities") if memo is not None else None
-    dirty = _changed(s, old) if isinstance(old, _Cities) else None
-    if dirty is None:
+    if old is None or old.cat is not s.cat or old.names is not s.names:
         on_board = _on_board(s)
-        entries = {c: _city(s, c, on_board) for c in s.cat.city_ids}
+        entries = [_city(s, c, on_board) for c in s.cat.city_ids]
+        top_place = _top_place(s)
     else:
-        on_board = _on_board(s) if s.agents is not old.refs["agents"] else old.on_board  # type: ignore[union-attr]
-        entries = dict(old.entries)  # type: ignore[union-attr]
-        for c in dirty:
-            if c in entries:
-                entries[c] = _city(s, c, on_board)
+        top_place = old.top_place if s.stacks is old.stacks else _top_place(s)
+        dirty = _changed(s, old, top_place)
+        on_board = old.on_board if s.agents is old.agents else _on_board(s)
+        entries = old.entries
+        if dirty:
+            entries = list(entries)
+            index = _city_places(s.cat)[1]
+            for c in dirty:
+                i = index.get(c)
+                if i is not None:
+                    entries[i] = _city(s, c, on_board)
     if memo is not None:
-        memo["cities"] = _Cities(s, entries, on_board)
-    return [entries[c] for c in s.cat.city_ids]
+        memo["cities"] = _Cities(s, entries, top_place, on_board)
+    return entries
 
 
 # --- players -----------------------------------------------------------------------------
 
-def _player(s: State, i: int) -> dict[str, Any]:
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Whether two tuples hold the very same objects."""
+    return len(a) == len(b) and all(map(is_, a, b))
+
+
+def shared(s: State) -> tuple[Any, ...]:
+    """The containers of ``s`` that any seat's points, discs, kills or Mi-go agents may be worked out from
+    (kept on the state). While they are all the same objects the very same tuple is handed on from state to
+    state, so that whether anything in it changed is one ``is``."""
+    own = s.__dict__.setdefault("_cache", {})
+    found: tuple[Any, ...] | None = own.get("shared")
+    if found is None:
+        found = (s.cat, s.names, s.owner, s.royal, s.agents, s.migo, s.zombies, s.war_max, s.revolution_max)
+        memo = memo_of(s)
+        if memo is not None:
+            last = memo.get("shared")
+            if last is not None and _same(last, found):
+                found = last
+            else:
+                memo["shared"] = found
+        own["shared"] = found
+    return found
+
+
+def score_deps(s: State, i: int, board: Board) -> tuple[Any, ...]:
+    """What a seat's points (of any side) are worked out from, but the player: the cities and royal persons taken,
+    the seat's agents' Restorationist VP and vampires, the zombies, the tracks."""
+    return (s.cat, s.owner, s.royal, board.rvp[i], board.vampires[i], board.zombies_out, s.war_max,
+            s.revolution_max)
+
+
+def vp(s: State, i: int, board: Board, memo: Memo | None) -> int:
+    """``scoring.public_score``: from the tallies while the player is not revealed, else kept per seat while the
+    player's side, scoring cards and sacrifices, and what else points are worked out from (``score_deps``), stay
+    the same."""
+    p = s.players[i]
+    if not p.revealed:  # ``scoring.total`` of the public score, from the tallies
+        return (board.city_vp[i] + board.assassinated[i] + board.hidden[i]
+                + s.cat.game["necronomicon_vp"] * scoring.held(s, i, "Necronomicon"))
+    mine = (p.side, scoring.holdings(s, i), p.yog_vp, score_deps(s, i, board))
+    found = memo.get(("vp", i)) if memo is not None else None
+    if found is not None and found[0] == mine:
+        return found[1]  # type: ignore[no-any-return]
+    value = scoring.public_score(s, i)
+    if memo is not None:
+        memo[("vp", i)] = (mine, value)
+    return value
+
+
+def _player(s: State, i: int, board: Board, memo: Memo | None) -> dict[str, Any]:
     cat = s.cat
     p = s.players[i]
+    # ``s.discs_free(i)``, from the counts worked out once for every seat
+    discs = cat.game["discs"] - (1 + (1 if p.known else 0) + board.cities[i] + board.discs[i] + board.royals[i])
     e: dict[str, Any] = {
-        "seat": i, "name": s.names[i], "vp": scoring.public_score(s, i), "known": p.known,
+        "seat": i, "name": s.names[i], "vp": vp(s, i, board, memo), "known": p.known,
         "revealed": p.revealed, "available": p.available, "pool": p.pool, "limbo": p.limbo, "mad": p.mad,
         "hand_size": len(p.hand), "deck_size": len(p.deck), "discard_size": len(p.discard),
         "discard_top": card_face(cat, p.discard[-1]) if p.discard else None,
         "permanent_effects": [card_face(cat, c) for c in p.pes],
         "double_agents": len(p.double_agents), "main_agent_dead": p.main_dead,
         "kills": [agent_entry(s, k) | {"from": o} for k, o in p.kills],
-        "sacrificed": len(p.yog), "mi_go": [agent_entry(s, k) for k in sorted(s.migo) if s.agents[k]["owner"] == i],
-        "discs_left": s.discs_free(i), "change_of_heart": p.flipped}
+        "sacrificed": len(p.yog), "mi_go": [agent_entry(s, k) for k, _ in board.in_migo[i]],
+        "discs_left": discs, "change_of_heart": p.flipped}
     if p.revealed:
         e["side"] = p.side
     return e
 
 
-def players(s: State, memo: dict[Any, Any] | None) -> list[dict[str, Any]]:
+def players(s: State, memo: Memo | None) -> list[dict[str, Any]]:
     """Each player's entry: the last one made while the player, and everything their points, discs, kills and
     Mi-go agents are worked out from, were the same."""
+    now = shared(s)
+    last = memo.get("players") if memo is not None else None
+    if last is None or len(last) != s.n:
+        last = [None] * s.n
+    kept = []
     out = []
-    shared = (s.cat, s.names, s.owner, s.royal, s.agents, s.migo, s.zombies, s.war_max, s.revolution_max)
+    board: Board | None = None
     for i, p in enumerate(s.players):
-        key = ("player", i)
-        found = memo.get(key) if memo is not None else None
-        if found is not None and found[0] is p and found[1] == shared:
-            out.append(found[2])
+        found = last[i]
+        if found is not None and found[0] is p and found[1] is now:
+            kept.append(found)
+            out.append(found[3])
             continue
-        e = _player(s, i)
-        if memo is not None:
-            memo[key] = (p, shared, e)
+        if board is None:
+            board = board_of(s)
+        deps = (score_deps(s, i, board), board.cities[i], board.royals[i], board.discs[i], board.in_migo[i],
+                tuple(s.agents.get(k) for k, _ in p.kills))
+        if found is not None and found[0] is p and found[2] == deps:
+            e = found[3]
+        else:
+            e = _player(s, i, board, memo)
+        kept.append((p, now, deps, e))
         out.append(e)
+    if memo is not None:
+        memo["players"] = kept
     return out
 
 
 # --- the rest ----------------------------------------------------------------------------
 
-def _kept(memo: dict[Any, Any] | None, key: str, deps: Any, make: Any) -> Any:
-    found = memo.get(key) if memo is not None else None
-    if found is not None and found[0] == deps:
-        return found[1]
-    value = make()
+def _display(s: State, memo: Memo | None) -> list[dict[str, Any]]:
+    cat = s.cat
+    key = (s.pe_display, s.cubes, s.blocking)
+    found = memo.get("display") if memo is not None else None
+    if found is not None and _same(found[0], key):  # the same containers: nothing shown can differ
+        return found[2]  # type: ignore[no-any-return]
+    cubes, blocking = s.cubes, s.blocking
+    places = found[3] if found is not None and found[0][0] is s.pe_display else [f"card:{c}" for c in s.pe_display]
+    rows = tuple((cubes.get(place), place in blocking) for place in places)
+    if found is not None and found[1] == (list(s.pe_display), rows):
+        value = found[2]
+    else:
+        value = [{**card_face(cat, c), **place_entry(s, f"card:{c}")} for c in s.pe_display]
     if memo is not None:
-        memo[key] = (deps, value)
+        memo["display"] = (key, (list(s.pe_display), rows), value, places)
+    return value
+
+
+def _removed(s: State, memo: Memo | None) -> list[dict[str, Any]]:
+    found = memo.get("removed") if memo is not None else None
+    if found is not None and found[0] == s.removed:
+        return found[1]  # type: ignore[no-any-return]
+    value = [card_face(s.cat, c) for c in s.removed]
+    if memo is not None:
+        memo["removed"] = (list(s.removed), value)
     return value
 
 
 def public(s: State) -> dict[str, Any]:
-    """The public view of ``s`` (cached on the state: every seat's view starts from it)."""
+    """The public view of ``s`` (the caller keeps it on the state: every seat's view starts from it)."""
     cat: Catalog = s.cat
     memo = memo_of(s)
     static = static_view(cat)
-    display = s.pe_display
-    rows = tuple((s.cubes.get(f"card:{c}"), f"card:{c}" in s.blocking) for c in display)
+    g = cat.game
     return {
         "game": "emerald1", "phase": s.phase, "turn": s.turn, "active": s.active,
-        "actions_done": s.actions_done, "actions": cat.game["actions"], "free_used": s.free_used,
+        "actions_done": s.actions_done, "actions": g["actions"], "free_used": s.free_used,
         "tracks": {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
-                   "revolution_max": s.revolution_max, "top_space": cat.game["track_top"],
+                   "revolution_max": s.revolution_max, "top_space": g["track_top"],
                    "vp_spaces": static["vp_spaces"]},
-        "victory_target": cat.game["victory_target"][str(s.n)],
+        "victory_target": g["victory_target"][str(s.n)],
         "cities": cities(s, memo), "players": players(s, memo),
         "map": static["map"],
-        "permanent_effects_on_display": _kept(
-            memo, "display", (cat, list(display), rows),
-            lambda: [{**card_face(cat, c), **place_entry(s, f"card:{c}")} for c in display]),
+        "permanent_effects_on_display": _display(s, memo),
         "permanent_effects_left": len(s.pe_deck),
-        "removed": _kept(memo, "removed", (cat, list(s.removed)), lambda: [card_face(cat, c) for c in s.removed]),
-        "removed_face_down": s.removed_hidden,
+        "removed": _removed(s, memo), "removed_face_down": s.removed_hidden,
         "sanity_left": len(s.sanity_pool), "double_agents_left": len(s.da_pool),
         "double_agents_revealed": list(s.da_revealed),
-        "zombies_left": cat.game["zombies"] - sum(sum(r) for r in s.zombies.values()),
-        "society_of_leopold": s.leopold, "safe_counters_left": cat.game["safe_counters"] - s.safe_used,
-        "blocking_discs_left": cat.game["blocking_discs"] - len(s.blocking),
+        "zombies_left": g["zombies"] - board_of(s).zombies_on,
+        "society_of_leopold": s.leopold, "safe_counters_left": g["safe_counters"] - s.safe_used,
+        "blocking_discs_left": g["blocking_discs"] - len(s.blocking),
         "asked": ({"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None),
         "end_reason": s.end_reason or None,
         "assumed": static["assumed"],

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from events.rules import Outcome
+from pbem.games.emerald1.board import Board, board_of
 from pbem.games.emerald1.data import Catalog
+from pbem.games.emerald1.memo import memo_of
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 
 SCORING_CARDS = ("Necronomicon", "The Black Hand", "Vampire", "Zombies")
@@ -183,72 +185,77 @@ def potential(s: State, seat: int) -> bool:
     return bool(held(s, seat, "Zombies")) and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]
 
 
-def after_step(s: State, target: int) -> tuple[list[int], bool]:
+def after_step(s: State, target: int, base: State | None = None) -> tuple[list[int], bool]:
     """What ``decide`` checks after every step, for every seat at once: the seats not yet Known to the
     Authorities that have ``potential`` points (in seat order), and whether any ``public_score`` reaches
-    ``target``. One pass over the owners, the royal persons and (when needed) the agents, instead of one per
-    seat and question; kept in step with ``potential`` and ``total`` (a test compares them over whole games)."""
+    ``target``. Kept in step with ``potential`` and ``total`` (a test compares them over whole games).
+
+    ``s`` may be ``decide``'s working state and ``base`` the (made, unchanging) state it started from: the
+    tallies of every container still shared with ``base``, and the scoring cards of every player still shared
+    with it, are taken from what was worked out for ``base`` and its lineage."""
     tab = tables(s.cat)
     g = s.cat.game
-    n = s.n
-    players = s.players
-    city = [0] * n
-    for c, o in s.owner.items():
-        city[o] += tab.city_vp[c]
-    assassinated, hidden, n_assassinated = [0] * n, [0] * n, [0] * n
-    for c, r in s.royal.items():
-        if r[1] == "assassinated":
-            assassinated[r[0]] += tab.royal_vp[c]
-            n_assassinated[r[0]] += 1
-        elif r[1] == "hidden":
-            hidden[r[0]] += tab.royal_vp[c]
-    cards = [_holdings(tab, p) for p in players]
+    if base is None:
+        board = Board(s, None)
+        shared: list[Any] = []
+        kept: list[Any] = []
+    else:
+        last = board_of(base)
+        board = last if last.same(s) else Board(s, last)
+        memo = memo_of(base)
+        kept = memo.get("held") or [] if memo is not None else []
+        shared = base.players  # the players still shared with ``base`` never change: their cards may be kept
+        if memo is not None and len(kept) != s.n:
+            kept = memo["held"] = [None] * s.n
     war, revolution = track_vp(s, "war"), track_vp(s, "revolution")
-    unknown = [i for i, p in enumerate(players) if not p.known]
-    rvp, resto_agent, vampires = [0] * n, [False] * n, [0] * n
-    if any(p.revealed for p in players) or (unknown and not (war or revolution)):
-        values = tab.rvp
-        for key, a in s.agents.items():
-            o = a["owner"]
-            if o is None:
-                continue
-            if a["vampire"]:
-                if a["where"] == "board":
-                    vampires[o] += 1
-            elif not a.get("main") and a["where"] in ("board", "migo"):
-                v = values.get(key, 0)
-                rvp[o] += v
-                resto_agent[o] = resto_agent[o] or v > 0
-    known = []
-    owners, royals = set(s.owner.values()), {r[0] for r in s.royal.values()}
-    for i in unknown:
-        p, held_ = players[i], cards[i]
-        if (p.kills or p.yog_vp or i in owners or i in royals or war or revolution or resto_agent[i]
-                or (held_ and (held_["Necronomicon"] or (vampires[i] and held_["Vampire"])
-                               or (held_["Zombies"] and _all_zombies_out(s))))):
+    necronomicon = g["necronomicon_vp"]
+    city_vp, assassinated, hidden, rvp, vampires = (board.city_vp, board.assassinated, board.hidden, board.rvp,
+                                                    board.vampires)
+    known: list[int] = []
+    reached = False
+    for i, p in enumerate(s.players):
+        if kept and p is shared[i]:
+            found = kept[i]
+            if found is not None and found[0] is p:
+                held_ = found[1]
+            else:
+                held_ = _holdings(tab, p)
+                kept[i] = (p, held_)
+        else:
+            held_ = _holdings(tab, p)
+        if not p.known and (p.kills or p.yog_vp or board.cities[i] or board.royals[i] or war or revolution
+                            or rvp[i] > 0  # resto_vp is never negative (data.validate)
+                            or (held_ and (held_["Necronomicon"] or (vampires[i] and held_["Vampire"])
+                                           or (held_["Zombies"] and board.zombies_out)))):
             known.append(i)
-    for i, p in enumerate(players):
-        held_ = cards[i] or NONE_HELD
-        pts = city[i] + g["necronomicon_vp"] * held_["Necronomicon"]
+        if reached:
+            continue
+        if held_ is None:
+            if not p.revealed:
+                reached = city_vp[i] + assassinated[i] + hidden[i] >= target
+                continue
+            held_ = NONE_HELD
+        pts = city_vp[i] + necronomicon * held_["Necronomicon"]
         if not p.revealed:
             pts += assassinated[i] + hidden[i]
         elif p.side == RESTORATIONIST:
             pts += assassinated[i] + revolution + rvp[i]
-            pts += g["black_hand_vp"] * n_assassinated[i] if held_["The Black Hand"] else 0
+            pts += g["black_hand_vp"] * board.n_assassinated[i] if held_["The Black Hand"] else 0
         else:
             pts += hidden[i] + war + p.yog_vp
             pts += vampires[i] if held_["Vampire"] else 0
-            pts += g["zombie_bonus"] if held_["Zombies"] and _all_zombies_out(s) else 0
-        if pts >= target:
-            return known, True
-    return known, False
+            pts += g["zombie_bonus"] if held_["Zombies"] and board.zombies_out else 0
+        reached = pts >= target
+    return known, reached
 
 
 NONE_HELD = dict.fromkeys(SCORING_CARDS, 0)
 
 
-def _all_zombies_out(s: State) -> bool:
-    return sum(sum(row) for row in s.zombies.values()) >= s.cat.game["zombies"]
+def holdings(s: State, seat: int) -> tuple[int, ...]:
+    """How many of each of ``SCORING_CARDS`` the player has, in that order."""
+    found = _holdings(tables(s.cat), s.players[seat])
+    return tuple(found.values()) if found is not None else (0,) * len(SCORING_CARDS)
 
 
 def _holdings(tab: _Tables, p: Any) -> dict[str, int] | None:

@@ -54,7 +54,7 @@ class Player:
     def copy(self) -> Player:
         """A new Player sharing this one's lists and dict: the handlers replace them, never change them."""
         new = object.__new__(Player)
-        new.__dict__.update(self.__dict__)
+        new.__dict__ = self.__dict__.copy()  # whole: see ``State.successor``
         return new
 
     def clone(self) -> Player:
@@ -171,34 +171,41 @@ class State:
         It keeps this state's lineage memo (``_memo``: parts of views that check what they were made from) unless
         ``memo`` is false, and none of its own caches."""
         new = object.__new__(State)
-        d = new.__dict__
-        d.update(self.__dict__)
+        # A plain copy of the attributes' dict, given to the new state whole: copying into the (key-sharing)
+        # dict a new instance starts with costs several times more, at every event.
+        d = self.__dict__.copy()
         d.pop("_cache", None)
         d.pop("_working", None)
         if not memo:
             d.pop("_memo", None)
+        new.__dict__ = d
         return new
 
     def own(self, fields: frozenset[str] | None, seat: int | None, owned: set[Any]) -> None:
         """Copy, one level deep, the containers named in ``fields`` (None: all) that are not in ``owned`` yet, and
         add them to it. ``"player"`` is the player at ``seat`` (every player if ``seat`` is None), ``"players"``
-        every player. Once owned, a container is this state's alone and its handlers may write it in place."""
+        every player (in ``owned``, a player is its seat number). Once owned, a container is this state's alone
+        and its handlers may write it in place."""
         d = self.__dict__
         if fields is None:
             fields = frozenset(k for k, v in d.items() if k[0] != "_" and isinstance(v, (list, dict)))
         for f in fields:
-            if f == "player" or f == "players":
+            if f == "player" or f == "players":  # a player's seat number stands for the player in ``owned``
                 if "players" not in owned:
                     d["players"] = list(d["players"])
                     owned.add("players")
                 players = d["players"]
-                for i in (range(len(players)) if f == "players" or seat is None else (seat,)):
-                    if ("player", i) not in owned:
+                if f == "player" and seat is not None:
+                    if seat not in owned:
+                        players[seat] = players[seat].copy()
+                        owned.add(seat)
+                    continue
+                for i in range(len(players)):
+                    if i not in owned:
                         players[i] = players[i].copy()
-                        owned.add(("player", i))
+                        owned.add(i)
             elif f not in owned:
-                v = d[f]
-                d[f] = dict(v) if isinstance(v, dict) else list(v)
+                d[f] = d[f].copy()  # a list or a dict: one level
                 owned.add(f)
 
     # --- readers ------------------------------------------------------------------------
