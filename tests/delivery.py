@@ -89,3 +89,20 @@ def html_of(message: EmailMessage) -> str:
     part = message.get_body(preferencelist=("html",))
     assert part is not None
     return str(part.get_content())
+
+
+def play_moves(service: Service, game_id: str, moves: int, seed: int = 1) -> None:
+    """Up to ``moves`` random legal moves through the service, the lowest prompted seat first, as the command line
+    makes them (each with its mails)."""
+    import random
+
+    from events.handling import Cause
+    pick = random.Random(seed)
+    for _ in range(moves):
+        state = service.load(game_id)
+        rules = service.kernel.rules(state)
+        prompts = rules.prompts(state.game)
+        if state.ended or not prompts:
+            return
+        seat = sorted(prompts)[0]
+        service.act_as(game_id, seat, pick.choice(rules.legal_actions(state.game, seat)), cause=Cause("cli"))

@@ -3,7 +3,6 @@ payloads the games really write."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -11,8 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from marshmallow import fields
 
-from delivery import make_settings
-from events.handling import Cause
+from delivery import make_settings, play_moves
 from events.schema import EventTypeRegistry
 from pbem.service import Player, Service
 
@@ -92,15 +90,7 @@ def test_payloads_of_their_json_types_get_the_same_answer_both_ways(service: Ser
 def test_every_payload_a_game_writes_passes_the_quick_check(service: Service, game_type: str) -> None:
     players = [Player(f"{n}@example.org", n) for n in ("ann", "ben", "cy")]
     game_id = service.create_game(game_type, players, seed=f"quick-{game_type}").after.game_id
-    pick = random.Random(3)
-    for _ in range(150):
-        state = service.load(game_id)
-        rules = service.kernel.rules(state)
-        prompts = rules.prompts(state.game)
-        if state.ended or not prompts:
-            break
-        seat = sorted(prompts)[0]
-        service.act_as(game_id, seat, pick.choice(rules.legal_actions(state.game, seat)), cause=Cause("cli"))
+    play_moves(service, game_id, 150, seed=3)
     registry = service.kernel.registry
     checked = 0
     for event in service.store.read(game_id):

@@ -4,16 +4,14 @@ read from one equals the state replayed from the events."""
 from __future__ import annotations
 
 import pickle
-import random
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
-from delivery import make_settings
+from delivery import make_settings, play_moves as play
 from events.envelope import canonical_json
 from events.gamedata import digest_of
-from events.handling import Cause
 from events.rules import GameConfig, Seat
 from events.snapshots import SnapshotCodec
 from pbem.service import Player, Service
@@ -26,18 +24,6 @@ def service(tmp_path: Path) -> Iterator[Service]:
     s = Service.open(make_settings(tmp_path / "inst"))
     yield s
     s.close()
-
-
-def play(service: Service, game_id: str, moves: int, seed: int = 1) -> None:
-    pick = random.Random(seed)
-    for _ in range(moves):
-        state = service.load(game_id)
-        rules = service.kernel.rules(state)
-        prompts = rules.prompts(state.game)
-        if state.ended or not prompts:
-            return
-        seat = sorted(prompts)[0]
-        service.act_as(game_id, seat, pick.choice(rules.legal_actions(state.game, seat)), cause=Cause("cli"))
 
 
 @pytest.mark.parametrize("game_type", ["emerald", "emerald1", "nanty"])
