@@ -14,6 +14,7 @@ from pbem.games.emerald1.state import RESTORATIONIST, State
 
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 _TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
+_KINDS: dict[str, tuple[str, Any, Any]] = {}  # event name -> (type, handler, containers it writes)
 
 
 class Stop(Exception):
@@ -46,12 +47,15 @@ class Ctx:
             vis = PUBLIC
         else:
             vis = _TO.get(to) or _TO.setdefault(to, Visibility.to(*(to if isinstance(to, tuple) else (to,))))
-        type_ = "emerald1." + name
+        found = _KINDS.get(name)
+        if found is None:
+            type_ = "emerald1." + name
+            found = _KINDS.setdefault(name, (type_, HANDLERS.get(type_), TOUCHES.get(type_)))
+        type_, handler, touches = found
         self.events.append(NewEvent(type_, dict(payload), vis, reveals))
-        handler = HANDLERS.get(type_)
         if handler is not None:
             seat = payload.get("seat")
-            self.s.own(TOUCHES.get(type_), seat if isinstance(seat, int) else None, self.owned)
+            self.s.own(touches, seat if isinstance(seat, int) else None, self.owned)
             handler(self.s, payload)
 
 
@@ -86,9 +90,12 @@ def play(ctx: Ctx, seat: int, cards: list[int], use: str, remove: bool = False) 
     """Cards leave the hand face up: to the discard pile, or out of the game (one-use, Infernal Machine)."""
     if not cards:
         return
-    keep = [c for c in cards if not (remove or ctx.s.cat.cards[c].action in ("infernal_machine", "fenians")
-                                and use == "bombs")]
-    gone = [c for c in cards if c not in keep]
+    if not remove and use != "bombs":  # every card to the discard pile
+        keep, gone = list(cards), []
+    else:
+        keep = [c for c in cards if not (remove or ctx.s.cat.cards[c].action in ("infernal_machine", "fenians")
+                                    and use == "bombs")]
+        gone = [c for c in cards if c not in keep]
     if keep:
         ctx.emit("CardsPlayed", {"seat": seat, "cards": sorted(keep), "use": use, "to": "discard"})
     if gone:
