@@ -26,8 +26,9 @@ class Ctx:
 
     That working state shares its containers with the state decided on until an event writes them: each is
     copied once, by the first event that writes it (``own``), and then changed in place by the later ones. The
-    code that decides reads the state through ``ctx.s`` (the same object throughout) and never keeps a container
-    across an event, so it always reads what the events so far made. Nothing is cached on a working state.
+    code that decides reads the state through ``ctx.s`` (the same object throughout), so it reads what the events
+    so far made; where it keeps a container across an event (a loop over a city's zombies, or over the agents),
+    the events in between leave what it reads there as it was. Nothing is cached on a working state.
     """
 
     def __init__(self, state: State, rng: Rng) -> None:
