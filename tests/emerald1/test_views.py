@@ -53,3 +53,15 @@ def test_revealed_sides_are_public_and_at_the_end_everything_is_shown() -> None:
     view = RULES.view(game.state, None)
     assert all("hand" in p and "deck" in p and "identity_card" in p for p in view["players"])
     assert "stack" in view["cities"][0] and "boxed" in view and view["outcome"]["winners"]
+
+
+def test_the_prompt_in_a_view_is_the_prompt_the_rules_give_in_whole_games() -> None:
+    from pbem.games.emerald1.engine import prompt_json
+    from tests.emerald1.harness import random_playout
+    for players, seed in ((2, 3), (4, 5)):
+        game = random_playout(players, seed)
+        state = RULES.initial_state(game.config)
+        for ev in game.events:
+            state = RULES.evolve(state, ev)
+            asked = RULES.prompts(state)
+            assert prompt_json(state) == (next(iter(asked.values())).to_json() if asked else None)

@@ -14,6 +14,7 @@ from pbem.games.emerald1.state import RESTORATIONIST, State
 
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 _TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
+_KINDS: dict[str, tuple[str, Any, Any]] = {}  # event name -> (type, handler, containers it writes)
 
 
 class Stop(Exception):
@@ -25,8 +26,9 @@ class Ctx:
 
     That working state shares its containers with the state decided on until an event writes them: each is
     copied once, by the first event that writes it (``own``), and then changed in place by the later ones. The
-    code that decides reads the state through ``ctx.s`` (the same object throughout) and never keeps a container
-    across an event, so it always reads what the events so far made. Nothing is cached on a working state.
+    code that decides reads the state through ``ctx.s`` (the same object throughout), so it reads what the events
+    so far made; where it keeps a container across an event (a loop over a city's zombies, or over the agents),
+    the events in between leave what it reads there as it was. Nothing is cached on a working state.
     """
 
     def __init__(self, state: State, rng: Rng) -> None:
@@ -46,12 +48,15 @@ class Ctx:
             vis = PUBLIC
         else:
             vis = _TO.get(to) or _TO.setdefault(to, Visibility.to(*(to if isinstance(to, tuple) else (to,))))
-        type_ = "emerald1." + name
+        found = _KINDS.get(name)
+        if found is None:
+            type_ = "emerald1." + name
+            found = _KINDS.setdefault(name, (type_, HANDLERS.get(type_), TOUCHES.get(type_)))
+        type_, handler, touches = found
         self.events.append(NewEvent(type_, dict(payload), vis, reveals))
-        handler = HANDLERS.get(type_)
         if handler is not None:
             seat = payload.get("seat")
-            self.s.own(TOUCHES.get(type_), seat if isinstance(seat, int) else None, self.owned)
+            self.s.own(touches, seat if isinstance(seat, int) else None, self.owned)
             handler(self.s, payload)
 
 
@@ -86,9 +91,12 @@ def play(ctx: Ctx, seat: int, cards: list[int], use: str, remove: bool = False) 
     """Cards leave the hand face up: to the discard pile, or out of the game (one-use, Infernal Machine)."""
     if not cards:
         return
-    keep = [c for c in cards if not (remove or ctx.s.cat.cards[c].action in ("infernal_machine", "fenians")
-                                and use == "bombs")]
-    gone = [c for c in cards if c not in keep]
+    if not remove and use != "bombs":  # every card to the discard pile
+        keep, gone = list(cards), []
+    else:
+        keep = [c for c in cards if not (remove or ctx.s.cat.cards[c].action in ("infernal_machine", "fenians")
+                                    and use == "bombs")]
+        gone = [c for c in cards if c not in keep]
     if keep:
         ctx.emit("CardsPlayed", {"seat": seat, "cards": sorted(keep), "use": use, "to": "discard"})
     if gone:

@@ -111,24 +111,25 @@ def window_text(s: State) -> str:
             "to stop it, or let it happen (allow).")
 
 
-def prompts(s: State) -> dict[int, Prompt]:
+def _prompt(s: State) -> tuple[int, str, str, Action, str, dict[str, Action]] | None:
+    """Who is asked now, and (kind, text, default, topic, answers) of the prompt: for ``prompts`` and
+    ``prompt_json``."""
     who = acting(s)
     if who is None:
-        return {}
+        return None
     seat, kind = who
     if kind == "window":
         legal = legal_actions(s, seat)
         allow: Action = {"kind": "allow"}
         e = s.window["effect"]
         if e["type"] == "relocate":
-            return {seat: Prompt(seat, "interrupt", window_text(s), legal[0], "emerald1.relocate", {})}
+            return seat, "interrupt", window_text(s), legal[0], "emerald1.relocate", {}
         use = next((a for a in legal if a["kind"] != "allow"), allow)
         topic = INTERRUPT_TOPIC if e["type"] != "holmes_moriarty" else ""
-        return {seat: Prompt(seat, "interrupt", window_text(s), allow, topic,
-                             {"use": use, "decline": allow} if topic else {})}
+        return seat, "interrupt", window_text(s), allow, topic, {"use": use, "decline": allow} if topic else {}
     if kind == "setup":
-        return {seat: Prompt(seat, "turn", "Place your Main Agent in a city (setup).", {"kind": "start",
-                                                                                          "city": s.cat.city_ids[0]})}
+        return seat, "turn", "Place your Main Agent in a city (setup).", {"kind": "start",
+                                                                            "city": s.cat.city_ids[0]}, "", {}
     if s.step:
         if s.step["step"] == "move":  # moves and payments, never done or skip: the default is the first of them
             default = next(moves.iter_move_options(s, seat, s.step), None) or {"kind": "pass"}
@@ -136,9 +137,28 @@ def prompts(s: State) -> dict[int, Prompt]:
             legal = legal_actions(s, seat)
             default = next((a for a in legal if a["kind"] in ("done", "skip")),
                            legal[0] if legal else {"kind": "pass"})
-        return {seat: Prompt(seat, "turn", STEP_WORDS.get(s.step["step"], "Go on with your action."), default)}
-    return {seat: Prompt(seat, "turn", f"Your turn: action {s.actions_done + 1} of {s.cat.game['actions']}.",
-                         {"kind": "pass"})}
+        return seat, "turn", STEP_WORDS.get(s.step["step"], "Go on with your action."), default, "", {}
+    return (seat, "turn", f"Your turn: action {s.actions_done + 1} of {s.cat.game['actions']}.", {"kind": "pass"},
+            "", {})
+
+
+def prompts(s: State) -> dict[int, Prompt]:
+    found = _prompt(s)
+    if found is None:
+        return {}
+    seat, kind, text, default, topic, answers = found
+    return {seat: Prompt(seat, kind, text, default, topic, answers)}
+
+
+def prompt_json(s: State) -> dict[str, Any] | None:
+    """``prompts(s)[seat].to_json()`` for the seat asked (None if nobody is), without making the ``Prompt``: a
+    view asks for it once per state (a test checks it is the same)."""
+    found = _prompt(s)
+    if found is None:
+        return None
+    seat, kind, text, default, topic, answers = found
+    return {"seat": seat, "kind": kind, "text": text, "topic": topic, "default": dict(default),
+            "answers": {k: dict(v) for k, v in answers.items()}}
 
 
 STEP_WORDS = {"move": "Go on moving agents, or pay for the moves so far (pay).",
@@ -152,16 +172,19 @@ STEP_WORDS = {"move": "Go on moving agents, or pay for the moves so far (pay).",
 
 # --- deciding ----------------------------------------------------------------------------
 
+_PLAIN = frozenset((int, str, bool, float, type(None), list, dict))  # no tuple among them
+
+
 def normalize(action: Mapping[str, Any]) -> Action:
-    if not isinstance(action, Mapping) or not isinstance(action.get("kind"), str):
+    if not (type(action) is dict or isinstance(action, Mapping)) or not isinstance(action.get("kind"), str):
         raise InvalidAction("An action is a JSON object with a \"kind\" (e.g. {\"kind\": \"pass\"}).")
     out: Action = {}
     for k, v in action.items():
-        if isinstance(v, tuple):
-            v = [list(x) if isinstance(x, tuple) else x for x in v]
-        elif isinstance(v, list):
-            v = [list(x) if isinstance(x, tuple) else x for x in v]
-        out[str(k)] = v
+        if isinstance(v, (tuple, list)):
+            # a copy, each tuple in it a list (a list of plain values, the usual case, is simply copied)
+            v = (v.copy() if type(v) is list and _PLAIN.issuperset(map(type, v))
+                 else [list(x) if isinstance(x, tuple) else x for x in v])
+        out[k if type(k) is str else str(k)] = v
     return out
 
 

@@ -51,12 +51,17 @@ USE_WORDS = {"action": "action", "free": "free action", "one-use": "one-use acti
              "one-use free": "one-use free action", "": ""}
 
 
-def card_face(cat: Catalog, card: int) -> dict[str, Any]:
+def face_table(cat: Catalog) -> dict[int, dict[str, Any]]:
+    """Every card's face, made once per catalog: copy a face before handing it out (``card_face``)."""
     table = cat.__dict__.get("_faces")
     if table is None:
         table = {cid: _face(cat, cid) for cid in cat.cards}
         object.__setattr__(cat, "_faces", table)
-    return dict(table[card])
+    return table  # type: ignore[no-any-return]
+
+
+def card_face(cat: Catalog, card: int) -> dict[str, Any]:
+    return face_table(cat)[card].copy()
 
 
 def _face(cat: Catalog, card: int) -> dict[str, Any]:

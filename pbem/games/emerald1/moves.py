@@ -144,10 +144,29 @@ def route_costs(s: State, seat: int, start: str) -> dict[str, int]:
     A junction is one connection at one price between any two of its arms. No route passes
     through or into a destroyed city or another player's Bismarck city.
     """
+    destroyed = frozenset(s.destroyed)
+    others = frozenset(c for c, o in s.bismarck.items() if o != seat) if s.bismarck else frozenset()
+    key = (start, destroyed, others)
+    table = _routes(s.cat)
+    found = table.get(key)
+    if found is None:
+        found = table[key] = _route_costs(s, seat, start, destroyed)
+    return found.copy()
+
+
+def _routes(cat: Catalog) -> dict[Any, dict[str, int]]:
+    """Routes found, by (start, destroyed cities, other players' Bismarck cities): all they depend on."""
+    found = cat.__dict__.get("_routes")
+    if found is None:
+        found = {}
+        object.__setattr__(cat, "_routes", found)
+    return found  # type: ignore[no-any-return]
+
+
+def _route_costs(s: State, seat: int, start: str, destroyed: frozenset[str]) -> dict[str, int]:
     best = {start: 0}
     heap = [(0, start)]
     links = _links(s.cat)
-    destroyed = s.destroyed
     while heap:
         cost, city = heapq.heappop(heap)
         if cost > best.get(city, 1 << 30):

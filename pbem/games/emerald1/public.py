@@ -64,27 +64,85 @@ def _city_places(cat: Catalog) -> tuple[dict[str, str], dict[str, int]]:
     return found  # type: ignore[no-any-return]
 
 
-def _city(s: State, cid: str, on_board: dict[str, list[str]]) -> dict[str, Any]:
+def _city(s: State, cid: str, on_board: dict[str, list[str]], old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A city's entry; its parts that show the same as in ``old`` (the entry before) are taken from it."""
     cat = s.cat
     fixed = static_view(cat)["cities"][cid]
-    top = s.top(cid)
+    stack = s.stacks[cid]
+    top = stack[0] if stack else None
     royal = s.royal.get(cid)
+    taken_by, how = (royal[0], royal[1]) if royal else (None, None)
     place = f"city:{cid}"
-    return {
-        **fixed,
-        "royal": {**fixed["royal"], "taken_by": royal[0] if royal else None, "how": royal[1] if royal else None},
-        "owner": s.owner.get(cid), "bismarck": s.bismarck.get(cid), "destroyed": cid in s.destroyed,
-        "cubes": list(s.cube_list(place)), "blocked": place in s.blocking,
-        "top": ({**card_face(cat, top), **place_entry(s, f"card:{top}"),
-                 "agent_on_card": str(top) in s.agents and s.agents[str(top)]["where"] == "card"}
-                if top is not None else None),
-        "cards_left": len(s.stacks[cid]),
-        "agents": [agent_entry(s, k) for k in sorted(on_board.get(cid, ()))],
-        "zombies": list(s.zombies[cid])}
+    if old is not None and old["royal"]["taken_by"] == taken_by and old["royal"]["how"] == how:
+        royal_part = old["royal"]
+    else:
+        royal_part = {**fixed["royal"], "taken_by": taken_by, "how": how}
+    top_part = None
+    if top is not None:
+        where = f"card:{top}"
+        cubes = s.cubes.get(where) or [0] * s.n
+        blocked = where in s.blocking
+        counter = s.agents.get(str(top))
+        on_card = counter is not None and counter["where"] == "card"
+        was = old["top"] if old is not None else None
+        if (was is not None and was["number"] == top and was["cubes"] == cubes and was["blocked"] == blocked
+                and was["agent_on_card"] == on_card):
+            top_part = was
+        else:
+            top_part = {**card_face(cat, top), "cubes": list(cubes), "blocked": blocked, "agent_on_card": on_card}
+    keys = sorted(on_board.get(cid, ()))
+    agents = s.agents
+    was_agents = old["agents"] if old is not None else None
+    if (was_agents is not None and len(was_agents) == len(keys)
+            and all(e["key"] == k and e["owner"] is agents[k]["owner"] and e["vampire"] is agents[k]["vampire"]
+                    for e, k in zip(was_agents, keys))):
+        agents_part = was_agents
+    else:
+        agents_part = [agent_entry(s, k) for k in keys]
+    cubes_here = s.cubes.get(place) or [0] * s.n
+    if old is None:
+        return {
+            **fixed,
+            "royal": royal_part,
+            "owner": s.owner.get(cid), "bismarck": s.bismarck.get(cid), "destroyed": cid in s.destroyed,
+            "cubes": list(cubes_here), "blocked": place in s.blocking,
+            "top": top_part,
+            "cards_left": len(stack),
+            "agents": agents_part,
+            "zombies": list(s.zombies[cid])}
+    e = old.copy()  # the same keys in the same order, for far less than a new dict
+    e["royal"] = royal_part
+    e["owner"] = s.owner.get(cid)
+    e["bismarck"] = s.bismarck.get(cid)
+    e["destroyed"] = cid in s.destroyed
+    if old["cubes"] != cubes_here:
+        e["cubes"] = list(cubes_here)
+    e["blocked"] = place in s.blocking
+    e["top"] = top_part
+    e["cards_left"] = len(stack)
+    e["agents"] = agents_part
+    if old["zombies"] != s.zombies[cid]:
+        e["zombies"] = list(s.zombies[cid])
+    return e
 
 
 def _differ(now: dict[str, Any], was: dict[str, Any]) -> list[str]:
     """The keys whose values differ between two dicts (a value the same object is the same)."""
+    keys = list(now)
+    if len(keys) == len(was) and keys == list(was):  # the same keys in the same order: compare in place
+        same = list(map(is_, now.values(), was.values()))
+        out: list[str] = []
+        if all(same):
+            return out
+        news, olds = list(now.values()), list(was.values())
+        i = same.index(False)
+        while True:  # only where the values are not the very same objects
+            if olds[i] != news[i]:
+                out.append(keys[i])
+            try:
+                i = same.index(False, i + 1)
+            except ValueError:
+                return out
     out = [k for k, v in now.items() if (w := was.get(k, now)) is not v and w != v]
     out += [k for k in was if k not in now]
     return out
@@ -143,7 +201,7 @@ def cities(s: State, memo: Memo | None) -> list[dict[str, Any]]:
             for c in dirty:
                 i = index.get(c)
                 if i is not None:
-                    entries[i] = _city(s, c, on_board)
+                    entries[i] = _city(s, c, on_board, entries[i])
     if memo is not None:
         memo["cities"] = _Cities(s, entries, top_place, on_board)
     return entries
@@ -200,23 +258,72 @@ def vp(s: State, i: int, board: Board, memo: Memo | None) -> int:
     return value
 
 
-def _player(s: State, i: int, board: Board, memo: Memo | None) -> dict[str, Any]:
+def _player(s: State, i: int, board: Board, memo: Memo | None, old: dict[str, Any] | None,
+            parts: dict[str, Any]) -> dict[str, Any]:
+    """A player's entry: ``old`` (the entry before) copied and brought up to date, which costs far less than a
+    new dict; the lists in it are kept in ``parts`` (the seat's own) while the player's list is the same."""
     cat = s.cat
     p = s.players[i]
     # ``s.discs_free(i)``, from the counts worked out once for every seat
     discs = cat.game["discs"] - (1 + (1 if p.known else 0) + board.cities[i] + board.discs[i] + board.royals[i])
-    e: dict[str, Any] = {
-        "seat": i, "name": s.names[i], "vp": vp(s, i, board, memo), "known": p.known,
-        "revealed": p.revealed, "available": p.available, "pool": p.pool, "limbo": p.limbo, "mad": p.mad,
-        "hand_size": len(p.hand), "deck_size": len(p.deck), "discard_size": len(p.discard),
-        "discard_top": card_face(cat, p.discard[-1]) if p.discard else None,
-        "permanent_effects": [card_face(cat, c) for c in p.pes],
-        "double_agents": len(p.double_agents), "main_agent_dead": p.main_dead,
-        "kills": [agent_entry(s, k) | {"from": o} for k, o in p.kills],
-        "sacrificed": len(p.yog), "mi_go": [agent_entry(s, k) for k, _ in board.in_migo[i]],
-        "discs_left": discs, "change_of_heart": p.flipped}
+    top = p.discard[-1] if p.discard else None
+    pes = p.pes
+    found = parts.get("pes")
+    if found is None or found[0] is not pes:
+        found = parts["pes"] = (pes, [card_face(cat, c) for c in pes])
+    effects = found[1]
+    kills = p.kills
+    records = tuple(s.agents.get(k) for k, _ in kills) if kills else ()
+    found = parts.get("kills")
+    if found is None or found[0] is not kills or found[1] != records:
+        found = parts["kills"] = (kills, records, [agent_entry(s, k) | {"from": o} for k, o in kills])
+    killed = found[2]
+    migo = board.in_migo[i]
+    found = parts.get("mi_go")
+    if found is None or found[0] != migo:
+        found = parts["mi_go"] = (migo, [agent_entry(s, k) for k, _ in migo])
+    in_migo = found[1]
+    if old is None:
+        e: dict[str, Any] = {
+            "seat": i, "name": s.names[i], "vp": vp(s, i, board, memo), "known": p.known,
+            "revealed": p.revealed, "available": p.available, "pool": p.pool, "limbo": p.limbo, "mad": p.mad,
+            "hand_size": len(p.hand), "deck_size": len(p.deck), "discard_size": len(p.discard),
+            "discard_top": card_face(cat, top) if top is not None else None,
+            "permanent_effects": effects,
+            "double_agents": len(p.double_agents), "main_agent_dead": p.main_dead,
+            "kills": killed,
+            "sacrificed": len(p.yog), "mi_go": in_migo,
+            "discs_left": discs, "change_of_heart": p.flipped}
+    else:
+        e = old.copy()
+        e["name"] = s.names[i]
+        e["vp"] = vp(s, i, board, memo)
+        e["known"] = p.known
+        e["revealed"] = p.revealed
+        e["available"] = p.available
+        e["pool"] = p.pool
+        e["limbo"] = p.limbo
+        e["mad"] = p.mad
+        e["hand_size"] = len(p.hand)
+        e["deck_size"] = len(p.deck)
+        e["discard_size"] = len(p.discard)
+        was = old["discard_top"]
+        if top is None:
+            e["discard_top"] = None
+        elif was is None or was["number"] != top:
+            e["discard_top"] = card_face(cat, top)
+        e["permanent_effects"] = effects
+        e["double_agents"] = len(p.double_agents)
+        e["main_agent_dead"] = p.main_dead
+        e["kills"] = killed
+        e["sacrificed"] = len(p.yog)
+        e["mi_go"] = in_migo
+        e["discs_left"] = discs
+        e["change_of_heart"] = p.flipped
     if p.revealed:
         e["side"] = p.side
+    else:
+        e.pop("side", None)
     return e
 
 
@@ -242,9 +349,11 @@ def players(s: State, memo: Memo | None) -> list[dict[str, Any]]:
                 tuple(s.agents.get(k) for k, _ in p.kills))
         if found is not None and found[0] is p and found[2] == deps:
             e = found[3]
+            parts = found[4]
         else:
-            e = _player(s, i, board, memo)
-        kept.append((p, now, deps, e))
+            parts = found[4] if found is not None and found[5] is s.cat and found[6] is s.names else {}
+            e = _player(s, i, board, memo, found[3] if parts else None, parts)
+        kept.append((p, now, deps, e, parts, s.cat, s.names))
         out.append(e)
     if memo is not None:
         memo["players"] = kept
@@ -282,29 +391,63 @@ def _removed(s: State, memo: Memo | None) -> list[dict[str, Any]]:
 
 
 def public(s: State) -> dict[str, Any]:
-    """The public view of ``s`` (the caller keeps it on the state: every seat's view starts from it)."""
+    """The public view of ``s`` (the caller keeps it on the state: every seat's view starts from it): the last
+    one made copied and brought up to date, which costs far less than a new dict of as many keys."""
     cat: Catalog = s.cat
     memo = memo_of(s)
     static = static_view(cat)
     g = cat.game
-    return {
-        "game": "emerald1", "phase": s.phase, "turn": s.turn, "active": s.active,
-        "actions_done": s.actions_done, "actions": g["actions"], "free_used": s.free_used,
-        "tracks": {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
-                   "revolution_max": s.revolution_max, "top_space": g["track_top"],
-                   "vp_spaces": static["vp_spaces"]},
-        "victory_target": g["victory_target"][str(s.n)],
-        "cities": cities(s, memo), "players": players(s, memo),
-        "map": static["map"],
-        "permanent_effects_on_display": _display(s, memo),
-        "permanent_effects_left": len(s.pe_deck),
-        "removed": _removed(s, memo), "removed_face_down": s.removed_hidden,
-        "sanity_left": len(s.sanity_pool), "double_agents_left": len(s.da_pool),
-        "double_agents_revealed": list(s.da_revealed),
-        "zombies_left": g["zombies"] - board_of(s).zombies_on,
-        "society_of_leopold": s.leopold, "safe_counters_left": g["safe_counters"] - s.safe_used,
-        "blocking_discs_left": g["blocking_discs"] - len(s.blocking),
-        "asked": ({"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None),
-        "end_reason": s.end_reason or None,
-        "assumed": static["assumed"],
-    }
+    tracks = (s.war, s.revolution, s.war_max, s.revolution_max)
+    last = memo.get("public") if memo is not None else None
+    if last is not None and last[0] is cat and last[1] is s.names:
+        e = last[2].copy()
+        e["phase"] = s.phase
+        e["turn"] = s.turn
+        e["active"] = s.active
+        e["actions_done"] = s.actions_done
+        e["free_used"] = s.free_used
+        if last[3] != tracks:
+            e["tracks"] = {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
+                           "revolution_max": s.revolution_max, "top_space": g["track_top"],
+                           "vp_spaces": static["vp_spaces"]}
+        e["cities"] = cities(s, memo)
+        e["players"] = players(s, memo)
+        e["permanent_effects_on_display"] = _display(s, memo)
+        e["permanent_effects_left"] = len(s.pe_deck)
+        e["removed"] = _removed(s, memo)
+        e["removed_face_down"] = s.removed_hidden
+        e["sanity_left"] = len(s.sanity_pool)
+        e["double_agents_left"] = len(s.da_pool)
+        if e["double_agents_revealed"] != s.da_revealed:
+            e["double_agents_revealed"] = list(s.da_revealed)
+        e["zombies_left"] = g["zombies"] - board_of(s).zombies_on
+        e["society_of_leopold"] = s.leopold
+        e["safe_counters_left"] = g["safe_counters"] - s.safe_used
+        e["blocking_discs_left"] = g["blocking_discs"] - len(s.blocking)
+        e["asked"] = {"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None
+        e["end_reason"] = s.end_reason or None
+    else:
+        e = {
+            "game": "emerald1", "phase": s.phase, "turn": s.turn, "active": s.active,
+            "actions_done": s.actions_done, "actions": g["actions"], "free_used": s.free_used,
+            "tracks": {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
+                       "revolution_max": s.revolution_max, "top_space": g["track_top"],
+                       "vp_spaces": static["vp_spaces"]},
+            "victory_target": g["victory_target"][str(s.n)],
+            "cities": cities(s, memo), "players": players(s, memo),
+            "map": static["map"],
+            "permanent_effects_on_display": _display(s, memo),
+            "permanent_effects_left": len(s.pe_deck),
+            "removed": _removed(s, memo), "removed_face_down": s.removed_hidden,
+            "sanity_left": len(s.sanity_pool), "double_agents_left": len(s.da_pool),
+            "double_agents_revealed": list(s.da_revealed),
+            "zombies_left": g["zombies"] - board_of(s).zombies_on,
+            "society_of_leopold": s.leopold, "safe_counters_left": g["safe_counters"] - s.safe_used,
+            "blocking_discs_left": g["blocking_discs"] - len(s.blocking),
+            "asked": ({"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None),
+            "end_reason": s.end_reason or None,
+            "assumed": static["assumed"],
+        }
+    if memo is not None:
+        memo["public"] = (cat, s.names, e, tracks)
+    return e

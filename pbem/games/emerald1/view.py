@@ -1,78 +1,92 @@
 """What one seat may see, built by adding the pieces it is allowed (never copy-and-delete).
 
-The public part (``public.public``) is made once per state and shared by every seat's view; a seat's own part
-(``you``) is kept in the lineage memo under the seat's number, with the player and the containers its points are
-worked out from, so it never serves another seat and is made again as soon as anything it shows may have changed.
+The public part (``public.public``) is made once per state and shared by every seat's view. A seat's own part
+(``you``) is kept in the lineage memo in the seat's own place, with the player and what its points are worked out
+from, so it never serves another seat; when the player changed, it is made again from parts (the hand's faces,
+the discard pile's, the points by kind, ...) each kept while the list or dict of the player it shows is the same.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pbem.games.emerald1 import engine, scoring
-from pbem.games.emerald1.faces import card_face
-from pbem.games.emerald1.memo import memo_of
 from pbem.games.emerald1.board import board_of
+from pbem.games.emerald1.faces import card_face, face_table
+from pbem.games.emerald1.memo import memo_of
 from pbem.games.emerald1.public import public, score_deps, shared
 from pbem.games.emerald1.state import State
 
-def _faces(s: State, memo: dict[Any, Any] | None, key: tuple[str, int], cards: list[int]) -> list[dict[str, Any]]:
-    """The faces of a seat's hand or discard pile, kept per seat: a pile that only grew keeps the faces it had."""
-    found = memo.get(key) if memo is not None else None
-    if found is not None and (found[0] is cards or found[1] == cards):
-        faces: list[dict[str, Any]] = found[2]
-    elif found is not None and len(found[1]) < len(cards) and cards[:len(found[1])] == found[1]:
-        faces = found[2] + [card_face(s.cat, c) for c in cards[len(found[1]):]]
+
+def _pile(parts: dict[str, Any], name: str, cards: list[int], table: dict[int, dict[str, Any]]) -> Any:
+    """The faces of a seat's hand or discard pile: kept while the pile is the same list (or an equal one); a pile
+    that only grew keeps the faces it had."""
+    found = parts.get(name)
+    if found is not None and found[0] is cards:
+        return found[1]
+    if found is not None and found[0] == cards:
+        faces = found[1]
+    elif found is not None and len(found[0]) < len(cards) and cards[:len(found[0])] == found[0]:
+        faces = found[1] + [table[c].copy() for c in cards[len(found[0]):]]
     else:
-        faces = [card_face(s.cat, c) for c in cards]
-    if memo is not None and (found is None or found[0] is not cards):
-        memo[key] = (cards, list(cards), faces)
+        faces = [table[c].copy() for c in cards]
+    parts[name] = (cards, faces)
     return faces
 
 
-def _kept(memo: dict[Any, Any] | None, key: tuple[str, int], source: Any, make: Callable[[], Any]) -> Any:
-    """``make()``, kept per seat while ``source`` (a list or dict of the player, replaced when it changes) is the
-    same object or equal."""
-    found = memo.get(key) if memo is not None else None
-    if found is not None and (found[0] is source or found[1] == source):
-        return found[2]
-    value = make()
-    if memo is not None:
-        memo[key] = (source, type(source)(source), value)
-    return value
-
-
-def _by_kind(s: State, seat: int, memo: dict[Any, Any] | None, deps: tuple[Any, ...]) -> dict[str, int]:
-    """``breakdown`` of the seat's points on its side, kept per seat while nothing it is worked out from changed:
-    its side, its scoring cards, its sacrifices and ``deps`` (``public.score_deps``)."""
-    p = s.players[seat]
-    mine = (p.side, scoring.holdings(s, seat), p.yog_vp, deps)
-    found = memo.get(("by_kind", seat)) if memo is not None else None
-    if found is not None and found[0] == mine:
-        return found[1]  # type: ignore[no-any-return]
-    value = scoring.breakdown(s, seat, p.side)
-    if memo is not None:
-        memo[("by_kind", seat)] = (mine, value)
-    return value
-
-
-def _you(s: State, seat: int, memo: dict[Any, Any] | None, deps: tuple[Any, ...]) -> dict[str, Any]:
+def _you(s: State, seat: int, parts: dict[str, Any], deps: tuple[Any, ...],
+         old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The seat's own part of its view, from the parts kept for it in ``parts`` (the seat's own dict)."""
     cat = s.cat
+    table = face_table(cat)
     p = s.players[seat]
-    by_kind = _by_kind(s, seat, memo, deps)
-    return {
-        "seat": seat, "identity_card": p.identity, "side": p.side,
-        "hand": _faces(s, memo, ("hand", seat), p.hand), "deck_size": len(p.deck),
-        "discard": _faces(s, memo, ("discard", seat), p.discard),
-        "double_agents": _kept(memo, ("double_agents", seat), p.double_agents,
-                               lambda: [{"agent": a, "name": cat.cards[a].name} for a in sorted(p.double_agents)]),
-        "seen": _kept(memo, ("seen", seat), p.seen,
-                      lambda: [{"seat": t, "side": side} for t, side in sorted(p.seen.items())]),
-        "score_if_revealed": sum(by_kind.values()),
-        "vp_by_kind": by_kind,
-        "hand_limit": s.hand_limit(seat),
-    }
+    side = p.side
+    key = (side, p.hand, p.deck, p.discard, p.yog_vp, deps)
+    found = parts.get("by_kind")
+    if found is not None and found[0] == key:
+        by_kind, total = found[2], found[3]
+    else:  # the points by kind read the scoring cards among the hand, deck and discard pile, not the piles
+        mine = (side, scoring.holdings(s, seat), p.yog_vp, deps)
+        if found is not None and found[1] == mine:
+            by_kind, total = found[2], found[3]
+        else:
+            by_kind = scoring.breakdown(s, seat, side)
+            total = sum(by_kind.values())
+        parts["by_kind"] = (key, mine, by_kind, total)
+    agents = p.double_agents
+    counters = parts.get("double_agents")
+    if counters is None or counters[0] is not agents:
+        counters = parts["double_agents"] = (agents, [{"agent": a, "name": cat.cards[a].name}
+                                                      for a in sorted(agents)])
+    seen = p.seen
+    told = parts.get("seen")
+    if told is None or told[0] is not seen:
+        told = parts["seen"] = (seen, [{"seat": t, "side": x} for t, x in sorted(seen.items())])
+    g = cat.game
+    limit = g["watson_hand_size"] if cat.pe_by_effect["watson"] in p.pes else g["hand_size"]
+    if old is None:
+        return {
+            "seat": seat, "identity_card": p.identity, "side": side,
+            "hand": _pile(parts, "hand", p.hand, table), "deck_size": len(p.deck),
+            "discard": _pile(parts, "discard", p.discard, table),
+            "double_agents": counters[1],
+            "seen": told[1],
+            "score_if_revealed": total,
+            "vp_by_kind": by_kind,
+            "hand_limit": limit,
+        }
+    e = old.copy()  # the same keys in the same order, for far less than a new dict
+    e["identity_card"] = p.identity
+    e["side"] = side
+    e["hand"] = _pile(parts, "hand", p.hand, table)
+    e["deck_size"] = len(p.deck)
+    e["discard"] = _pile(parts, "discard", p.discard, table)
+    e["double_agents"] = counters[1]
+    e["seen"] = told[1]
+    e["score_if_revealed"] = total
+    e["vp_by_kind"] = by_kind
+    e["hand_limit"] = limit
+    return e
 
 
 def you(s: State, seat: int, memo: dict[Any, Any] | None = None, now: tuple[Any, ...] | None = None) -> dict[str, Any]:
@@ -93,12 +107,13 @@ def you(s: State, seat: int, memo: dict[Any, Any] | None = None, now: tuple[Any,
     if found is not None and found[0] is p and found[1] is now:
         return found[3].copy()  # type: ignore[no-any-return]
     deps = score_deps(s, seat, board_of(s))
+    parts: dict[str, Any] = found[4] if found is not None else {}
     if found is not None and found[0] is p and found[2] == deps:
         made = found[3]
     else:
-        made = _you(s, seat, memo, deps)
-    kept[seat] = (p, now, deps, made)
-    return made.copy()
+        made = _you(s, seat, parts, deps, found[3] if found is not None and found[3]["seat"] == seat else None)
+    kept[seat] = (p, now, deps, made, parts)
+    return made.copy()  # type: ignore[no-any-return]
 
 
 class _Views:
@@ -147,9 +162,9 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
         view["you"] = you(s, seat, per.memo, per.now)
         who = per.who
         if who is not None and who[0] == seat:
-            prompt = engine.prompts(s).get(seat)
-            if prompt is not None:
-                view["prompt"] = prompt.to_json()
+            prompt = engine.prompt_json(s)
+            if prompt is not None and prompt["seat"] == seat:
+                view["prompt"] = prompt
             if per.step:
                 view["step"] = dict(s.step)
     return view
