@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 from typing import Any
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.envelope import (GENESIS_HASH, Event, Visibility, actor_seat, canonical_json, payload_hash,
+from events.envelope import (GENESIS_HASH, Event, NewEvent, Visibility, actor_seat, canonical_json, payload_hash,
                              recompute_hash, seat_actor)
 
 json_values = st.recursive(
@@ -68,3 +69,19 @@ def test_visibility_encodes_and_decides_who_may_read() -> None:
 
 def test_actors_name_seats() -> None:
     assert seat_actor(3) == "seat:3" and actor_seat("seat:3") == 3 and actor_seat("scheduler") is None
+
+
+def test_events_are_frozen_and_built_by_name_or_place() -> None:
+    by_place = Event("g", 1, "t", 1, {"a": 1}, "seat:0", Visibility.to(0), True, "now", {"command": "c"}, "p", "h")
+    by_name = Event(game_id="g", seq=1, type="t", version=1, payload={"a": 1}, actor="seat:0",
+                    visibility=Visibility.to(0), reveals=True, recorded_at="now", cause={"command": "c"},
+                    prev_hash="p", hash="h")
+    assert by_place == by_name and by_place.seat == 0 and by_place.command_id == "c"
+    assert dataclasses.replace(by_place, seq=2).seq == 2 and by_place.seq == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        by_place.seq = 3  # type: ignore[misc]
+    new = NewEvent("t", {"a": 1})
+    assert (new.visibility, new.reveals, new.actor) == (Visibility.public(), False, None)
+    assert new == NewEvent(type="t", payload={"a": 1}, visibility=Visibility("public"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        new.reveals = True  # type: ignore[misc]
