@@ -212,54 +212,62 @@ def patiently(step: Callable[[], T], patience: float = 10.0) -> T:
 
 
 class WriterTurns:
-    """How a writer gets SQLite's write lock: after the writers before it, and the moment it is free.
+    """Who writes next to one SQLite file: pbem's writers take turns on a lock file, held for a whole transaction.
 
     SQLite lets one writer at a time in, and gives the others a busy handler that sleeps and tries again
     (1, 2, 5, 10 ... 100 ms): under load a waiter sleeps through most of the moments the lock is free. A web
-    move waited 20-35 ms for a lock held 2-3 ms at a time (docs/benchmarks.md). So the writers of one
-    database file, in every process, first queue on a lock file (``<database>-writer``, ``flock``: a waiter
-    sleeps in the kernel, using nothing); the one at its head alone tries ``BEGIN IMMEDIATE``, every 0.1 to
-    1 ms while SQLite answers busy, and gives the queue to the next writer as soon as it is in. The lock
-    file only orders pbem's own writers: SQLite still decides who writes, so a writer that does not queue
-    (another program, an old process) is still kept out, and waited for, by SQLite.
+    move waited 20-35 ms for a lock held 2-3 ms at a time (docs/benchmarks.md). So every pbem writer of a
+    database file, in every process, first takes ``<database>-writer`` (``flock``) and keeps it until its
+    transaction ends: a waiter sleeps in the kernel, using nothing, and is woken the moment the writer before
+    it commits or rolls back. (Taking the file only until ``BEGIN IMMEDIATE`` succeeded left the next writer
+    asking SQLite every 0.1 to 1 ms while the lock was held: CPU spent, and up to a millisecond lost at each
+    hand-over.) The file only orders pbem's own writers: SQLite still decides who writes, so a writer that
+    does not take it (another program, an old process) is still kept out by SQLite, and waited for with the
+    connection's busy timeout. The kernel frees the file when its holder's process dies.
+
+    A thread already writing to the file on one connection that opens a transaction on another connection to
+    it is refused at once (it would wait for itself).
     """
 
-    def __init__(self, path: Path, busy_timeout_ms: int = 10_000) -> None:
+    _held = threading.local()  # per thread: the writer files it holds, by (device, inode)
+
+    def __init__(self, path: Path) -> None:
         self.fd: int | None = None
-        self.busy_timeout_ms = busy_timeout_ms
+        self.key: tuple[int, int] | None = None
         if fcntl is None or str(path) == ":memory:":
             return
         try:
             self.fd = os.open(f"{path}-writer", os.O_RDWR | os.O_CREAT, 0o600)
+            found = os.fstat(self.fd)
+            self.key = (found.st_dev, found.st_ino)
         except OSError as err:  # a read-only folder: no queue, SQLite's busy handler alone
             log.warning("writers of %s do not queue (%s); SQLite's busy handler is their only wait", path, err)
 
     def begin(self, conn: sqlite3.Connection) -> None:
-        """``BEGIN IMMEDIATE`` on ``conn``, in turn.
+        """Take the turn, then ``BEGIN IMMEDIATE`` on ``conn``; ``end`` gives the turn up.
 
-        :raises sqlite3.OperationalError: still locked after the busy timeout.
+        :raises sqlite3.OperationalError: SQLite's lock still held (by a writer outside the turns) after the
+            busy timeout, or this thread already writes to the database on another connection.
         """
         if self.fd is None:
             conn.execute("BEGIN IMMEDIATE")
             return
+        held: set[tuple[int, int]] = self._held.__dict__.setdefault("files", set())
+        if self.key in held:
+            raise sqlite3.OperationalError("database is locked: this thread is already writing to it "
+                                           "on another connection")
         fcntl.flock(self.fd, fcntl.LOCK_EX)
         try:
-            conn.execute("PRAGMA busy_timeout = 0")
-            try:
-                deadline = time.monotonic() + self.busy_timeout_ms / 1000
-                pause = 0.0001
-                while True:
-                    try:
-                        conn.execute("BEGIN IMMEDIATE")
-                        return
-                    except sqlite3.OperationalError as err:
-                        if "locked" not in str(err) or time.monotonic() > deadline:
-                            raise
-                    time.sleep(pause)
-                    pause = min(pause * 2, 0.001)
-            finally:
-                conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
-        finally:
+            conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            raise
+        held.add(self.key)  # type: ignore[arg-type]
+
+    def end(self) -> None:
+        """Give the turn up, after ``COMMIT`` or ``ROLLBACK``."""
+        if self.fd is not None:
+            self._held.__dict__.get("files", set()).discard(self.key)
             fcntl.flock(self.fd, fcntl.LOCK_UN)
 
     def close(self) -> None:
@@ -364,11 +372,14 @@ class SQLiteEventStore:
                 self.conn.execute("BEGIN IMMEDIATE")  # refused by SQLite: no transaction inside a transaction
             self._turns.begin(self.conn)
             try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+                try:
+                    yield self.conn
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+                self.conn.execute("COMMIT")
+            finally:
+                self._turns.end()
 
     def append(self, game_id: str, expected_seq: int, events: Sequence[Event],
                extra_rows: Sequence[Row] = (), snapshot: Snapshot | None = None) -> None:

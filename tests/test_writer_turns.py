@@ -1,12 +1,18 @@
-"""Writers of one SQLite file queue on ``<database>-writer`` before asking SQLite for the write lock
-(``events.store.WriterTurns``): nothing is lost, a writer outside the queue is still kept out by SQLite, and
-nothing is left locked after a refusal."""
+"""Writers of one SQLite file take turns on ``<database>-writer``, held from before ``BEGIN IMMEDIATE`` to the
+end of the transaction (``events.store.WriterTurns``): nothing is lost, a writer outside the turns is still kept
+out by SQLite, nothing is left locked after a refusal, a failure or a killed process, and a thread cannot wait
+for itself."""
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -73,10 +79,10 @@ def test_a_writer_outside_the_queue_is_waited_for(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_lock_held_past_the_busy_timeout_fails_the_write_and_frees_the_queue(tmp_path: Path) -> None:
+def test_an_outside_lock_held_past_the_busy_timeout_fails_the_write_and_frees_the_turn(tmp_path: Path) -> None:
     path = tmp_path / "pbem.sqlite3"
     store, other = SQLiteEventStore(path), SQLiteEventStore(path)
-    store._turns.busy_timeout_ms = 200
+    store.conn.execute("PRAGMA busy_timeout = 200")
     outsider = sqlite3.connect(str(path), isolation_level=None)
     outsider.execute("BEGIN IMMEDIATE")
     with pytest.raises(sqlite3.OperationalError, match="locked"):
@@ -86,7 +92,6 @@ def test_a_lock_held_past_the_busy_timeout_fails_the_write_and_frees_the_queue(t
     append_one(other, "g", "next")  # the queue was given up with the failure
     append_one(store, "g", "then")
     assert [e.payload["text"] for e in other.read("g")] == ["next", "then"]
-    assert int(store.conn.execute("PRAGMA busy_timeout").fetchone()[0]) == 200  # restored after the wait
     outsider.close()
     store.close()
     other.close()
@@ -115,3 +120,100 @@ def test_without_a_queue_file_the_store_still_writes(tmp_path: Path, caplog: pyt
     store.append("g", 0, sealed("g", 0, GENESIS_HASH, [{"text": "still"}]))
     assert [e.payload["text"] for e in store.read("g")] == ["still"]
     store.close()
+
+
+def turn_taken(path: Path) -> bool:
+    """Whether some writer holds the database's turn now (asked without waiting, on a file of our own)."""
+    fd = os.open(f"{path}-writer", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def test_the_turn_is_held_for_the_whole_transaction_and_given_up_after_it(tmp_path: Path) -> None:
+    path = tmp_path / "pbem.sqlite3"
+    store = SQLiteEventStore(path)
+    assert not turn_taken(path)
+    with store.transaction() as conn:
+        conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('a', 's')")
+        assert turn_taken(path)
+    assert not turn_taken(path)
+    with pytest.raises(ZeroDivisionError):
+        with store.transaction() as conn:
+            conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('b', 's')")
+            1 / 0
+    assert not turn_taken(path)  # given up after the rollback too
+    assert [r[0] for r in store.conn.execute("SELECT game_id FROM game_secrets")] == ["a"]
+    store.close()
+
+
+def test_the_next_writer_waits_for_the_turn_and_goes_in_when_it_is_given_up(tmp_path: Path) -> None:
+    path = tmp_path / "pbem.sqlite3"
+    first, second = SQLiteEventStore(path), SQLiteEventStore(path)
+    order: list[str] = []
+    with first.transaction() as conn:
+        waiter = threading.Thread(target=lambda: (append_one(second, "g", "second"), order.append("second")))
+        waiter.start()
+        waiter.join(0.3)
+        assert waiter.is_alive() and order == []
+        conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('first', 's')")
+        order.append("first")
+    waiter.join(5)
+    assert order == ["first", "second"]
+    first.close()
+    second.close()
+
+
+def test_a_thread_writing_on_one_connection_is_refused_a_second_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "pbem.sqlite3"
+    store, other = SQLiteEventStore(path), SQLiteEventStore(path)
+    started = time.monotonic()
+    with store.transaction() as conn:
+        with pytest.raises(sqlite3.OperationalError, match="already writing to it on another connection"):
+            append_one(other, "g", "inner")
+        conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('outer', 's')")
+    assert time.monotonic() - started < 5  # not the busy timeout: it would wait for itself
+    assert store.read("g") == []
+    append_one(other, "g", "after")  # and the refused connection writes once the turn is free
+    assert [e.payload["text"] for e in store.read("g")] == ["after"]
+    store.close()
+    other.close()
+
+
+KILLED_HOLDER = """
+import sys, time
+sys.path.insert(0, sys.argv[2])
+from events.store import SQLiteEventStore
+store = SQLiteEventStore(sys.argv[1])
+with store.transaction() as conn:
+    conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('killed', 's')")
+    print("in", flush=True)
+    time.sleep(60)
+"""
+
+
+def test_a_writer_killed_in_its_transaction_gives_the_turn_up_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "pbem.sqlite3"
+    SQLiteEventStore(path).close()
+    root = str(Path(__file__).resolve().parents[1])
+    holder = subprocess.Popen([sys.executable, "-c", KILLED_HOLDER, str(path), root], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"in\n"
+        assert turn_taken(path)
+        holder.kill()
+        holder.wait(10)
+        store = SQLiteEventStore(path)
+        append_one(store, "g", "after")
+        assert [e.payload["text"] for e in store.read("g")] == ["after"]
+        assert store.conn.execute("SELECT count(*) FROM game_secrets WHERE game_id = 'killed'").fetchone()[0] == 0
+        store.close()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(10)
+        if holder.stdout is not None:
+            holder.stdout.close()
