@@ -56,7 +56,7 @@ def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
         upto_seq: int | None = None, holder_since: int | None = None) -> list[dict[str, Any]]:
     """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader at ``seat`` may see them,
     with a line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
-    the end marks exactly what the whole log would)."""
+    the end marks exactly what the whole log would), and so are lines that only repeat another (``repeats``)."""
     state = service.load(game_id)
     rules = service.kernel.rules(state)
     events = service.store.read(game_id, after_seq, upto_seq)
@@ -85,6 +85,7 @@ def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
             if kept is not None:
                 record["text"] = seat_events.describe(event, names, seat, kept)
         record["undone"] = event.seq in skipped
+        record["repeats"] = repeats(rules, event, seat, state.ended)
         lines.append(record)
     return lines
 
@@ -95,6 +96,17 @@ def last_acted(store: SQLiteEventStore, game_id: str, seat: int) -> int:
     rows = store.query("SELECT seq FROM events WHERE game_id = ? AND actor = ? ORDER BY seq DESC LIMIT 1",
                        (game_id, f"seat:{seat}"))
     return int(rows[0]["seq"]) if rows else 0
+
+
+def repeats(rules: Rules[Any], event: Event, seat: int | None, ended: bool) -> bool:
+    """Whether the event's line, for this reader, only repeats another line of the same command: a draw is recorded
+    for the drawer with its cards and for everyone with its count, and each reader should read it once. The rules
+    say so (``repeats``, optional); what is read as a list (the pages' logs, mails, webhooks, receipts' "what
+    happened") leaves such lines out, what shows each event (the replay, an audit, the proof) keeps them."""
+    if event.type.startswith("pbem."):
+        return False
+    found = getattr(rules, "repeats", None)
+    return bool(found is not None and found(event, None if ended else seat))
 
 
 def describe_event(rules: Rules[Any], event: Event, seat: int | None, ended: bool, names: list[str]) -> str:

@@ -9,7 +9,7 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import owed_mail, undo_requests, webhooks
+from pbem import logbook, owed_mail, undo_requests, webhooks
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
@@ -138,8 +138,8 @@ class Notifier:
                                                      or service.deadline_of(after.game_id, seat)),
                                    base_url=self.base_url,
                                    label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
-                                   describe_event=lambda e, seat, ended, names: service.describe_event(
-                                       rules, e, seat, ended, names))
+                                   describe_event=lambda e, seat, ended, names: "" if logbook.repeats(
+                                       rules, e, seat, ended) else service.describe_event(rules, e, seat, ended, names))
 
     def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
                            players: list[dict[str, Any]], start: int = 0) -> list[Row]:
@@ -341,7 +341,7 @@ class Notifier:
             if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
                                                                       *TALK_TYPES, *TOLD_TYPES):
                 continue
-            if event.type == "pbem.RandomDrawn":
+            if event.type == "pbem.RandomDrawn" or logbook.repeats(rules, event, seat, state.ended):
                 continue
             text = service.describe_event(rules, event, seat, state.ended, names)
             lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))

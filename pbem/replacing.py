@@ -120,7 +120,7 @@ def seat_history(service: Service, game_id: str, seat: int, since: int) -> list[
     their predecessor's private notes and kept reasons, which were that player's own)."""
     from pbem import logbook
     return [str(line["text"]) for line in logbook.log(service, game_id, seat, holder_since=since)
-            if not line.get("undone")]
+            if not line.get("undone") and not line.get("repeats")]
 
 
 def notice(service: Service, state: Any, old: dict[str, Any], new_name: str) -> list[Row]:

@@ -23,6 +23,7 @@ from events.handling import (Cause, CommandResult, StaleCommand, UndoRefused, gr
 from events.replay import GameState, effective
 from events.schema import ACTIONS_UNDONE, GAME_CREATED
 from events.store import ConcurrencyError, Row, SQLiteEventStore
+from pbem import logbook
 from pbem.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
 from pbem.errors import ServiceError
 
@@ -160,7 +161,8 @@ def moves(service: Service, state: GameState[Any], request: Request, seat: int |
     names = [s.name for s in state.config.seats]
     events = effective(service.store.read(state.game_id, request.from_seq - 1, request.to_seq))
     return [f"{e.seq}. {service.describe_event(rules, e, seat, state.ended, names)}" for e in events
-            if not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE]
+            if (not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE)
+            and not logbook.repeats(rules, e, seat, state.ended)]
 
 
 # ---- commands ----------------------------------------------------------------------------------

@@ -387,7 +387,8 @@ def game_posts(store: SQLiteEventStore, state: GameState[Any], events: Sequence[
     """The posts of a command to the game's webhooks, if it is news for the table: what the public log says
     happened since each webhook's last post, who the game waits for (the kind of decision), the result.
 
-    ``due`` gives a seat's deadline and ``label`` the turn in words: asked only when the game has webhooks.
+    ``due`` gives a seat's deadline and ``label`` the turn in words: asked only when the game has webhooks;
+    ``describe_event`` gives "" for a line the log leaves out (``logbook.repeats``).
     """
     if not any(e.type in NEWS for e in events):
         return []
@@ -412,6 +413,8 @@ def game_posts(store: SQLiteEventStore, state: GameState[Any], events: Sequence[
                     ACTIONS_UNDONE, GAME_ENDED, TIMED_OUT, *TALK_TYPES)):
                 continue
             text = describe_event(event, None, state.ended, names)
+            if not text:  # a line that repeats another of the same command (``logbook.repeats``)
+                continue
             lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
         head = f"{title} {state.game_id}" + (f" ({where})" if where else "")
         out = [head] + lines[-SINCE_LINES:]

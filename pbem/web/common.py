@@ -268,7 +268,8 @@ def log_window(game_id: str, email: str | None, last: int, before: Any = None,
         upto = last
     upto = max(upto, min(size, last))
     after = max(0, upto - size)
-    lines = service().log(game_id, email, after, None if upto >= last else upto)
+    lines = [line for line in service().log(game_id, email, after, None if upto >= last else upto)
+             if not line["repeats"]]
     return {"lines": lines, "first": after + 1, "upto": upto, "total": last,
             "older": after + 1 if after > 0 else None,
             "newer": (upto + size + 1 if upto + size < last else 0) if upto < last else None}

@@ -19,7 +19,7 @@ from events.store import ConcurrencyError
 from pbem.delivery import STANDING_ANSWERS
 from pbem.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
-from pbem import autopilot
+from pbem import autopilot, logbook
 from pbem.talk import TALK_TYPES
 from pbem.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
@@ -95,10 +95,12 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
     shown = svc.show(game_id, seat.email)
     legal = svc.legal(game_id, seat.email) if shown["your_prompt"] else []
     acted = svc.last_acted(game_id, index)
-    # the log read from the store by range: since this seat last acted (at most SINCE_AT_MOST events) and the
-    # last RECENT_LINES, so the page costs the same at move 40 or 4,000
+    # the log read from the store by range: since this seat last acted (at most SINCE_AT_MOST events) and enough
+    # for the last RECENT_LINES (twice as many events: a line that only repeats another is left out), so the page
+    # costs the same at move 40 or 4,000
     last = int(shown["seq"])
-    log = svc.log(game_id, seat.email, max(0, min(acted - 1, last - RECENT_LINES), last - SINCE_AT_MOST))
+    start = max(0, min(acted - 1, last - 2 * RECENT_LINES), last - SINCE_AT_MOST)
+    log = [line for line in svc.log(game_id, seat.email, start) if not line["repeats"]]
     groups = choices(shown["game_type"], shown["view"], legal)
     return {
         **clickable(token, shown, legal, groups, on),
@@ -187,9 +189,9 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     token = links().play(game_id, index, shown["seq"])
     rules = svc.kernel.rules(state)
     names = [s["name"] for s in shown["seats"]]
-    receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash,
-                "text": svc.describe_event(rules, e, index, shown["status"] == "ended", names)}
-               for e in (result.events if result else [])]
+    ended = shown["status"] == "ended"
+    receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash, "text": svc.describe_event(rules, e, index, ended, names),
+                "repeats": logbook.repeats(rules, e, index, ended)} for e in (result.events if result else [])]
     return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
                            next_url=url_for("play.page", token=token),
                            audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])

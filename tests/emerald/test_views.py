@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from events.envelope import Event, Visibility
 from pbem.games.emerald import RULES
 from tests.emerald.harness import Game, random_playout, started
 
@@ -64,3 +66,17 @@ def test_describe_does_not_leak_hidden_events() -> None:
     assert side not in RULES.describe(ident, 0) and side in RULES.describe(ident, 2)
     for e in g.events:
         assert isinstance(RULES.describe(e, None), str)
+
+
+def _told(type_: str, payload: dict[str, Any], visibility: Visibility) -> Event:
+    return Event("g", 1, type_, 1, payload, "seat:0", visibility, False, "", {}, "", "")
+
+
+def test_a_draw_is_read_once_by_each_reader() -> None:
+    """The drawer reads the cards and not the count again; everyone else reads the count and not "drew cards"."""
+    private = _told("emerald.CardsDrawn", {"seat": 0, "cards": [301, 302]}, Visibility.to(0))
+    public = _told("emerald.CardsDrawnCount", {"seat": 0, "count": 2}, Visibility.public())
+    assert [RULES.repeats(e, 0) for e in (private, public)] == [False, True]
+    assert [RULES.repeats(e, 1) for e in (private, public)] == [True, False]
+    assert [RULES.repeats(e, None) for e in (private, public)] == [True, False]
+    assert not RULES.repeats(_told("emerald.CardsPlayed", {"seat": 0, "cards": [301]}, Visibility.public()), 1)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from events.envelope import Event, Visibility
 from pbem.games.emerald1 import RULES
 from tests.emerald1.position import L, R, arrange, hand, side, started
 
@@ -65,3 +67,27 @@ def test_the_prompt_in_a_view_is_the_prompt_the_rules_give_in_whole_games() -> N
             state = RULES.evolve(state, ev)
             asked = RULES.prompts(state)
             assert prompt_json(state) == (next(iter(asked.values())).to_json() if asked else None)
+
+
+def _told(type_: str, payload: dict[str, Any], visibility: Visibility) -> Event:
+    return Event("g", 1, type_, 1, payload, "seat:0", visibility, False, "", {}, "", "")
+
+
+def test_what_is_recorded_twice_is_read_once_by_each_reader() -> None:
+    """A draw, and a taking of Double-agent counters: those who see the private event read it and not the count,
+    the others the count and not "draws cards"; Irene Adler's theft is private to the thief and the robbed."""
+    pairs = [("CardsDrawn", {"seat": 0, "cards": [5, 6]}, "CardsDrawnCount", {"seat": 0, "count": 2}),
+             ("DoubleAgentsTaken", {"seat": 0, "agents": [3], "why": "setup"},
+              "DoubleAgentsCount", {"seat": 0, "count": 1, "why": "setup"}),
+             ("DoubleAgentsReturned", {"seat": 0, "agents": [3]}, "DoubleAgentsReturnedCount", {"seat": 0, "count": 1})]
+    for private_type, private_payload, public_type, public_payload in pairs:
+        private = _told(f"emerald1.{private_type}", private_payload, Visibility.to(0))
+        public = _told(f"emerald1.{public_type}", public_payload, Visibility.public())
+        assert [RULES.repeats(e, 0) for e in (private, public)] == [False, True], private_type
+        assert [RULES.repeats(e, 1) for e in (private, public)] == [True, False], private_type
+        assert [RULES.repeats(e, None) for e in (private, public)] == [True, False], private_type
+    stolen = _told("emerald1.DoubleAgentStolen", {"seat": 0, "from_seat": 2, "agent": 4}, Visibility.to(0, 2))
+    told = _told("emerald1.DoubleAgentStolenCount", {"seat": 0, "from_seat": 2}, Visibility.public())
+    assert {s: [RULES.repeats(e, s) for e in (stolen, told)] for s in (0, 1, 2, None)} == {
+        0: [False, True], 1: [True, False], 2: [False, True], None: [True, False]}
+    assert not RULES.repeats(_told("emerald1.TurnStarted", {"seat": 0, "turn": 1}, Visibility.public()), 1)

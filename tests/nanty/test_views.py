@@ -3,6 +3,9 @@ their owner only, everything once the game is over."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from events.envelope import Event, Visibility
 from pbem.games.nanty import RULES
 from tests.nanty.harness import card, position, run
 
@@ -45,3 +48,17 @@ def test_everything_is_shown_once_the_game_is_over() -> None:
     assert [c["number"] for c in view["players"][1]["hand"]] == ["002", "003"]
     assert view["outcome"]["winners"] == [0, 1] and view["outcome"]["scores"] == {"0": 10, "1": 10}
     assert len(view["set_aside"]) == 8
+
+
+def _told(type_: str, payload: dict[str, Any], visibility: Visibility) -> Event:
+    return Event("g", 1, type_, 1, payload, "seat:0", visibility, False, "", {}, "", "")
+
+
+def test_a_draw_is_read_once_by_each_reader() -> None:
+    """The drawer reads the cards and not the count again; everyone else reads the count and not "draws cards"."""
+    private = _told("nanty.CardsDrawn", {"seat": 0, "cards": [12, 40]}, Visibility.to(0))
+    public = _told("nanty.CardsDrawnCount", {"seat": 0, "count": 2}, Visibility.public())
+    assert [RULES.repeats(e, 0) for e in (private, public)] == [False, True]
+    assert [RULES.repeats(e, 1) for e in (private, public)] == [True, False]
+    assert [RULES.repeats(e, None) for e in (private, public)] == [True, False]
+    assert not RULES.repeats(_told("nanty.CardPlayed", {"seat": 0, "card": 12}, Visibility.public()), 1)

@@ -63,6 +63,17 @@ def _step(who: str, step: Any) -> str:
     return f"{who} goes on: {STEPS.get(str(name), 'the action continues')}."
 
 
+def repeats(event: Event, seat: int | None) -> bool:
+    """Whether the event's line only repeats, for this reader, another line of the same draw: a draw is recorded
+    twice, for the drawer with the cards and for everyone with the count, and each reader reads it once."""
+    name = event.type.split(".", 1)[-1]
+    if name == "CardsDrawn":
+        return not event.visibility.allows(seat)
+    if name == "CardsDrawnCount":
+        return seat is not None and isinstance(event.payload, Mapping) and event.payload.get("seat") == seat
+    return False
+
+
 def describe(event: Event, seat: int | None) -> str:
     """The kernel replaces "seat N" by display names where it can; card names come from the default data."""
     name = event.type.split(".", 1)[-1]

@@ -108,5 +108,10 @@ class EmeraldRules:
         from pbem.games.emerald.describe import describe
         return describe(event, seat)
 
+    def repeats(self, event: Event, seat: int | None) -> bool:
+        """Whether the event's line, for ``seat``, repeats another line of the same command (the log says it once)."""
+        from pbem.games.emerald.describe import repeats
+        return repeats(event, seat)
+
 
 RULES = EmeraldRules()

@@ -146,6 +146,24 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
 }
 
 
+# What is recorded twice, for its owner with the cards or counters and for everyone with their number: each private
+# event's public twin, and who reads the private one besides its seat (the player a counter is taken from).
+TWINS = {"CardsDrawn": "CardsDrawnCount", "DoubleAgentsTaken": "DoubleAgentsCount",
+         "DoubleAgentsReturned": "DoubleAgentsReturnedCount", "DoubleAgentStolen": "DoubleAgentStolenCount"}
+TWIN_OF = {count: private for private, count in TWINS.items()}
+
+
+def repeats(event: Event, seat: int | None) -> bool:
+    """Whether the event's line only repeats, for this reader, its twin's line: each reader reads a draw (or a
+    taking of counters) once, with what they may see of it."""
+    name = event.type.split(".", 1)[-1]
+    if name in TWINS:
+        return not event.visibility.allows(seat)
+    if name in TWIN_OF and seat is not None and isinstance(event.payload, Mapping):
+        return seat in (event.payload.get("seat"), event.payload.get("from_seat"))
+    return False
+
+
 def describe(event: Event, seat: int | None) -> str:
     name = event.type.split(".", 1)[-1]
     p: Mapping[str, Any] = event.payload if isinstance(event.payload, Mapping) else {}

@@ -112,5 +112,10 @@ class Emerald1Rules:
         from pbem.games.emerald1.describe import describe
         return describe(event, seat)
 
+    def repeats(self, event: Event, seat: int | None) -> bool:
+        """Whether the event's line, for ``seat``, repeats another line of the same command (the log says it once)."""
+        from pbem.games.emerald1.describe import repeats
+        return repeats(event, seat)
+
 
 RULES = Emerald1Rules()

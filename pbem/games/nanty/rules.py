@@ -124,5 +124,10 @@ class NantyRules:
         from pbem.games.nanty.describe import describe
         return describe(event, seat)
 
+    def repeats(self, event: Event, seat: int | None) -> bool:
+        """Whether the event's line, for ``seat``, repeats another line of the same command (the log says it once)."""
+        from pbem.games.nanty.describe import repeats
+        return repeats(event, seat)
+
 
 RULES = NantyRules()
