@@ -133,6 +133,8 @@ def _prompt(s: State) -> tuple[int, str, str, Action, str, dict[str, Action]] | 
     if s.step:
         if s.step["step"] == "move":  # moves and payments, never done or skip: the default is the first of them
             default = next(moves.iter_move_options(s, seat, s.step), None) or {"kind": "pass"}
+        elif s.step["step"] == "retrieve":  # takes only, never done or skip: likewise
+            default = moves.first_take(s, seat) or {"kind": "pass"}
         else:
             legal = legal_actions(s, seat)
             default = next((a for a in legal if a["kind"] in ("done", "skip")),
