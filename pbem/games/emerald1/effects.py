@@ -8,13 +8,13 @@ from typing import Any
 from events.envelope import NewEvent, Visibility
 from events.rng import Rng
 from pbem.games.emerald1 import scoring
-from pbem.games.emerald1.evolve import HANDLERS, TOUCHES
+from pbem.games.emerald1.evolve import plan
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 _TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
-_KINDS: dict[str, tuple[str, Any, Any]] = {}  # event name -> (type, handler, containers it writes)
+_KINDS: dict[str, tuple[str, Any]] = {}  # event name -> (type, ``evolve.plan`` of it)
 
 
 class Stop(Exception):
@@ -51,12 +51,22 @@ class Ctx:
         found = _KINDS.get(name)
         if found is None:
             type_ = "emerald1." + name
-            found = _KINDS.setdefault(name, (type_, HANDLERS.get(type_), TOUCHES.get(type_)))
-        type_, handler, touches = found
+            found = _KINDS.setdefault(name, (type_, plan(type_)))
+        type_, how = found
         self.events.append(NewEvent(type_, dict(payload), vis, reveals))
-        if handler is not None:
-            seat = payload.get("seat")
-            self.s.own(touches, seat if isinstance(seat, int) else None, self.owned)
+        if how is not None:
+            handler, fields, players = how
+            # The working state's own copy (one level) of each container the event writes, made by the first event
+            # that writes it: ``State.own``, inline, as this runs for every event decided.
+            owned = self.owned
+            d = self.s.__dict__
+            for f in fields:
+                if f not in owned:
+                    d[f] = d[f].copy()
+                    owned.add(f)
+            if players:
+                seat = payload.get("seat") if players == 1 else None
+                self.s.own(("player",), seat if isinstance(seat, int) else None, owned)
             handler(self.s, payload)
 
 
