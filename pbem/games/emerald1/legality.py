@@ -73,7 +73,7 @@ def _combo(s: State, hand: list[int], cards: list[int], symbol: str) -> bool | N
     return True
 
 
-def _sum(s: State, cards: list[int], symbol: str) -> int:
+def total_of(s: State, cards: list[int], symbol: str) -> int:
     """The cubes or gold of ``cards`` (known to be in the catalog)."""
     table = s.cat.cards
     total = 0
@@ -90,7 +90,7 @@ def _place(s: State, seat: int, a: Action) -> bool | None:
     if not ok:
         return ok
     avail = pl.available
-    total = _sum(s, a["cards"], "cube")
+    total = total_of(s, a["cards"], "cube")
     if total > avail and not (len(a["cards"]) == 1 and total == 2 and avail == 1):
         return False
     if avail < 1:
@@ -127,7 +127,7 @@ def _retrieve(s: State, seat: int, a: Action) -> bool | None:
     ok = _combo(s, s.players[seat].hand, a["cards"], "cube")
     if not ok:
         return ok
-    total = _sum(s, a["cards"], "cube")
+    total = total_of(s, a["cards"], "cube")
     return total <= have or (len(a["cards"]) == 1 and total == 2 and have == 1)
 
 
@@ -137,7 +137,7 @@ def _buy(s: State, seat: int, a: Action) -> bool | None:
     ok = _combo(s, s.players[seat].hand, a["cards"], "gold")
     if not ok:
         return ok
-    total = _sum(s, a["cards"], "gold")
+    total = total_of(s, a["cards"], "gold")
     return total % 2 == 0 and 1 <= total // 2 <= s.players[seat].pool
 
 
@@ -162,7 +162,7 @@ def _pay(s: State, seat: int, a: Action, step: dict[str, Any]) -> bool | None:
     if not ok:
         return ok
     cost = step["cost"]
-    total = _sum(s, a["cards"], "gold")
+    total = total_of(s, a["cards"], "gold")
     return total == cost or (cost == 1 and len(a["cards"]) == 1 and total == 2)
 
 

@@ -92,11 +92,10 @@ class Emerald1Rules:
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
-    def decide(self, state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
-        return engine.decide(state, seat, action, rng)
+    decide = staticmethod(engine.decide)  # likewise
 
-    def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
-        return build_view(state, seat)
+    # ``build_view`` itself, not a method calling it: the view of every seat is asked for after every action.
+    view = staticmethod(build_view)
 
     def outcome(self, state: State) -> Outcome | None:
         return final_scores(state) if state.phase == "over" else None
