@@ -15,6 +15,7 @@ from pbem.games.emerald1.state import RESTORATIONIST, State
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 _TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
 _KINDS: dict[str, tuple[str, Any]] = {}  # event name -> (type, ``evolve.plan`` of it)
+_PLAYER = frozenset(("player",))  # ``State.own``: the player at the payload's seat (every one without a seat)
 
 
 class Stop(Exception):
@@ -66,7 +67,7 @@ class Ctx:
                     owned.add(f)
             if players:
                 seat = payload.get("seat") if players == 1 else None
-                self.s.own(("player",), seat if isinstance(seat, int) else None, owned)
+                self.s.own(_PLAYER, seat if isinstance(seat, int) else None, owned)
             handler(self.s, payload)
 
 

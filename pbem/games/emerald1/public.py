@@ -404,7 +404,6 @@ def public(s: State) -> dict[str, Any]:
     tracks = (s.war, s.revolution, s.war_max, s.revolution_max)
     last = memo.get("public") if memo is not None else None
     if last is not None and last[0] is cat and last[1] is s.names:
-        static = None
         e = last[2].copy()
         e["phase"] = s.phase
         e["turn"] = s.turn
