@@ -37,6 +37,10 @@ def test_the_direct_test_agrees_with_the_list_over_whole_games(players: int) -> 
                                                         *(f"card:{c}" for c in s.pe_display),
                                                         *(f"card:{st[0]}" for st in s.stacks.values() if st),
                                                         *(f"city:{c}" for c in s.cat.city_ids)]]
+        if s.step.get("step") == "retrieve":  # a cube back from every place there is, and from a few there are not
+            candidates += [{"kind": "take", "from": p} for p in [*s.cubes, "limbo", "available", "city:atlantis"]]
+            candidates += [{"kind": "take"}, {"kind": "take", "from": 1}, {"kind": "done"}]
+            assert moves.first_take(s, seat) == (moves.take_options(s, seat) or [None])[0]  # the prompt's default
         for a in map(normalize, candidates):
             for who in (seat, (seat + 1) % players):
                 quick = legal(s, who, a, acting(s))

@@ -8,13 +8,14 @@ from typing import Any
 from events.envelope import NewEvent, Visibility
 from events.rng import Rng
 from pbem.games.emerald1 import scoring
-from pbem.games.emerald1.evolve import HANDLERS, TOUCHES
+from pbem.games.emerald1.evolve import plan
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 
 PUBLIC, SERVER = Visibility.public(), Visibility.server()  # frozen: one of each serves every event
 _TO: dict[Any, Visibility] = {}  # and one per seat (or pair of seats) an event is shown to
-_KINDS: dict[str, tuple[str, Any, Any]] = {}  # event name -> (type, handler, containers it writes)
+_KINDS: dict[str, tuple[str, Any]] = {}  # event name -> (type, ``evolve.plan`` of it)
+_PLAYER = frozenset(("player",))  # ``State.own``: the player at the payload's seat (every one without a seat)
 
 
 class Stop(Exception):
@@ -51,12 +52,22 @@ class Ctx:
         found = _KINDS.get(name)
         if found is None:
             type_ = "emerald1." + name
-            found = _KINDS.setdefault(name, (type_, HANDLERS.get(type_), TOUCHES.get(type_)))
-        type_, handler, touches = found
+            found = _KINDS.setdefault(name, (type_, plan(type_)))
+        type_, how = found
         self.events.append(NewEvent(type_, dict(payload), vis, reveals))
-        if handler is not None:
-            seat = payload.get("seat")
-            self.s.own(touches, seat if isinstance(seat, int) else None, self.owned)
+        if how is not None:
+            handler, fields, players = how
+            # The working state's own copy (one level) of each container the event writes, made by the first event
+            # that writes it: ``State.own``, inline, as this runs for every event decided.
+            owned = self.owned
+            d = self.s.__dict__
+            for f in fields:
+                if f not in owned:
+                    d[f] = d[f].copy()
+                    owned.add(f)
+            if players:
+                seat = payload.get("seat") if players == 1 else None
+                self.s.own(_PLAYER, seat if isinstance(seat, int) else None, owned)
             handler(self.s, payload)
 
 
@@ -196,8 +207,13 @@ def check(ctx: Ctx) -> None:
     s = ctx.s
     if s.phase != "play":
         return
-    if ctx.checked >= 0 and all(e.type in QUIET for e in ctx.events[ctx.checked:]):
-        return  # it found nothing to do, and nothing it reads has changed since
+    if ctx.checked >= 0:
+        events = ctx.events
+        for i in range(ctx.checked, len(events)):  # a loop: ``all`` over a generator costs several times more
+            if events[i].type not in QUIET:
+                break
+        else:
+            return  # it found nothing to do, and nothing it reads has changed since
     # A disc in the Known box changes no score: both questions are answered before the discs are placed.
     known, reached = scoring.after_step(s, s.cat.game["victory_target"][str(s.n)], ctx.base)
     for seat in known:

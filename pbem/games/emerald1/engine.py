@@ -10,6 +10,7 @@ from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.emerald1 import assassin, cards, legality, moves, permanent, scoring
 from pbem.games.emerald1.effects import Ctx, Stop, check, claim, end, move_marker, play, reveal
 from pbem.games.emerald1.flow import complete_action, end_turn, set_step
+from pbem.games.emerald1.legality import total_of
 from pbem.games.emerald1.state import State
 
 Action = dict[str, Any]
@@ -133,6 +134,8 @@ def _prompt(s: State) -> tuple[int, str, str, Action, str, dict[str, Action]] | 
     if s.step:
         if s.step["step"] == "move":  # moves and payments, never done or skip: the default is the first of them
             default = next(moves.iter_move_options(s, seat, s.step), None) or {"kind": "pass"}
+        elif s.step["step"] == "retrieve":  # takes only, never done or skip: likewise
+            default = moves.first_take(s, seat) or {"kind": "pass"}
         else:
             legal = legal_actions(s, seat)
             default = next((a for a in legal if a["kind"] in ("done", "skip")),
@@ -212,24 +215,27 @@ def refuse(s: State, seat: int, a: Action, legal: list[Action]) -> IllegalAction
 
 def decide(s: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Any]:
     a = normalize(action)
-    ok = legality.legal(s, seat, a, acting(s))
+    who = acting(s)
+    ok = legality.legal(s, seat, a, who)
     if ok is None:
         ok = a in legal_actions(s, seat, a)
     if not ok:
         raise refuse(s, seat, a, legal_actions(s, seat))
     ctx = Ctx(s, rng)
     try:
-        dispatch(ctx, seat, a)
+        dispatch(ctx, seat, a, who)
         check(ctx)
     except Stop:
         pass
     return ctx.events
 
 
-def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
+def dispatch(ctx: Ctx, seat: int, a: Action, who: tuple[int, str] | None = None) -> None:
+    """Decide a legal action into events; ``who`` is ``acting`` of the state decided on, if the caller has it."""
     s = ctx.s
     kind = a["kind"]
-    who = acting(s)
+    if who is None:
+        who = acting(s)
     assert who is not None
     if who[1] == "setup":
         ctx.emit("MainAgentPlaced", {"seat": seat, "city": a["city"]})
@@ -261,17 +267,17 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
         return complete_action(ctx, seat)
     if kind == "place":
         play(ctx, seat, a["cards"], "cubes")
-        count = min(sum(s.cat.cards[c].cube for c in a["cards"]), s.players[seat].available)
+        count = min(total_of(s, a["cards"], "cube"), s.players[seat].available)
         ctx.emit("CubesMoved", {"seat": seat, "from": "available", "to": a["to"], "count": count})
         return complete_action(ctx, seat)
     if kind == "retrieve":
         play(ctx, seat, a["cards"], "cubes")
-        total = sum(s.cat.cards[c].cube for c in a["cards"])
+        total = total_of(s, a["cards"], "cube")
         return set_step(ctx, {"step": "retrieve", "left": total})
     if kind == "buy":
         play(ctx, seat, a["cards"], "gold")
         ctx.emit("CubesMoved", {"seat": seat, "from": "pool", "to": "available",
-                                "count": sum(s.cat.cards[c].gold for c in a["cards"]) // 2})
+                                "count": total_of(s, a["cards"], "gold") // 2})
         return complete_action(ctx, seat)
     if kind == "move":
         set_step(ctx, {"step": "move", "moved": [], "cost": 0})

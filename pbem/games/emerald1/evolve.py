@@ -46,6 +46,21 @@ TOUCHES: dict[str, frozenset[str]] = {"emerald1." + k: frozenset(v) for k, v in 
 ``player`` is the player at the payload's ``seat`` only."""
 
 
+def plan(type_: str) -> tuple[Handler, tuple[str, ...], int] | None:
+    """What applying an event of ``type_`` takes, worked out once per type (``PLANS``): its handler, the
+    containers it writes other than players, and which players (0: none, 1: the one at the payload's seat, 2: every
+    one); None for an event that changes nothing."""
+    found = PLANS.get(type_)
+    if found is None and type_ in HANDLERS:
+        fields = TOUCHES[type_]
+        found = PLANS[type_] = (HANDLERS[type_], tuple(sorted(f for f in fields if f not in (ONE, P))),
+                                2 if P in fields else 1 if ONE in fields else 0)
+    return found
+
+
+PLANS: dict[str, tuple[Handler, tuple[str, ...], int]] = {}  # bounded: one entry per event type
+
+
 def apply(s: State, type_: str, p: Mapping[str, Any]) -> None:
     """Mutate ``s`` by the event (the caller owns ``s``)."""
     handler = HANDLERS.get(type_)

@@ -26,6 +26,8 @@ def legal(s: State, seat: int, a: Action, who: tuple[int, str] | None) -> bool |
     kind = a["kind"]
     step = s.step
     if step:
+        if step["step"] == "retrieve":
+            return _take(s, seat, a) if kind == "take" else False  # a retrieve step lists takes only
         if step["step"] != "move":
             return None
         if kind == "move":
@@ -38,11 +40,21 @@ def legal(s: State, seat: int, a: Action, who: tuple[int, str] | None) -> bool |
 
 
 def _keys(a: Action, *keys: str) -> bool:
-    return len(a) == len(keys) + 1 and all(k in a for k in keys)
+    if len(a) != len(keys) + 1:
+        return False
+    for k in keys:  # loops, not ``all`` over a generator, here and below: these run for every action decided
+        if k not in a:
+            return False
+    return True
 
 
 def _ints(v: Any) -> bool:
-    return type(v) is list and all(type(x) is int for x in v)
+    if type(v) is not list:
+        return False
+    for x in v:
+        if type(x) is not int:
+            return False
+    return True
 
 
 def _combo(s: State, hand: list[int], cards: list[int], symbol: str) -> bool | None:
@@ -50,10 +62,24 @@ def _combo(s: State, hand: list[int], cards: list[int], symbol: str) -> bool | N
     None if the hand holds a card twice (never in a game: the list decides)."""
     if len(set(hand)) != len(hand):
         return None
-    if not cards or any(cards[i] >= cards[i + 1] for i in range(len(cards) - 1)):
+    if not cards:
         return False
     table = s.cat.cards
-    return all(c in hand and getattr(table[c], symbol) > 0 for c in cards)
+    last = None
+    for c in cards:
+        if (last is not None and last >= c) or c not in hand or getattr(table[c], symbol) <= 0:
+            return False
+        last = c
+    return True
+
+
+def total_of(s: State, cards: list[int], symbol: str) -> int:
+    """The cubes or gold of ``cards`` (known to be in the catalog)."""
+    table = s.cat.cards
+    total = 0
+    for c in cards:
+        total += getattr(table[c], symbol)
+    return total
 
 
 def _place(s: State, seat: int, a: Action) -> bool | None:
@@ -64,7 +90,7 @@ def _place(s: State, seat: int, a: Action) -> bool | None:
     if not ok:
         return ok
     avail = pl.available
-    total = sum(s.cat.cards[c].cube for c in a["cards"])
+    total = total_of(s, a["cards"], "cube")
     if total > avail and not (len(a["cards"]) == 1 and total == 2 and avail == 1):
         return False
     if avail < 1:
@@ -101,7 +127,7 @@ def _retrieve(s: State, seat: int, a: Action) -> bool | None:
     ok = _combo(s, s.players[seat].hand, a["cards"], "cube")
     if not ok:
         return ok
-    total = sum(s.cat.cards[c].cube for c in a["cards"])
+    total = total_of(s, a["cards"], "cube")
     return total <= have or (len(a["cards"]) == 1 and total == 2 and have == 1)
 
 
@@ -111,7 +137,7 @@ def _buy(s: State, seat: int, a: Action) -> bool | None:
     ok = _combo(s, s.players[seat].hand, a["cards"], "gold")
     if not ok:
         return ok
-    total = sum(s.cat.cards[c].gold for c in a["cards"])
+    total = total_of(s, a["cards"], "gold")
     return total % 2 == 0 and 1 <= total // 2 <= s.players[seat].pool
 
 
@@ -136,8 +162,17 @@ def _pay(s: State, seat: int, a: Action, step: dict[str, Any]) -> bool | None:
     if not ok:
         return ok
     cost = step["cost"]
-    total = sum(s.cat.cards[c].gold for c in a["cards"])
+    total = total_of(s, a["cards"], "gold")
     return total == cost or (cost == 1 and len(a["cards"]) == 1 and total == 2)
+
+
+def _take(s: State, seat: int, a: Action) -> bool | None:
+    """``a in moves.take_options(s, seat)``: a cube of the seat's back from Limbo or from a place with one."""
+    if not (_keys(a, "from") and type(a["from"]) is str):
+        return None
+    frm = a["from"]
+    row = s.cubes.get(frm)
+    return (frm == "limbo" and s.players[seat].limbo > 0) or (row is not None and row[seat] > 0)
 
 
 def _claim(s: State, seat: int, a: Action) -> bool | None:

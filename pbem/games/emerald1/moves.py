@@ -126,6 +126,14 @@ def take_options(s: State, seat: int) -> list[Action]:
     return out + [{"kind": "take", "from": p} for p, row in sorted(s.cubes.items()) if row[seat] > 0]
 
 
+def first_take(s: State, seat: int) -> Action | None:
+    """``take_options(s, seat)[0]`` (None if there is none), without listing them: a prompt's default."""
+    if s.players[seat].limbo:
+        return {"kind": "take", "from": "limbo"}
+    places = [p for p, row in s.cubes.items() if row[seat] > 0]
+    return {"kind": "take", "from": min(places)} if places else None
+
+
 def buy_options(s: State, seat: int) -> list[Action]:
     pool = s.players[seat].pool
     out: list[Action] = []

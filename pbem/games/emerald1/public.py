@@ -93,11 +93,15 @@ def _city(s: State, cid: str, on_board: dict[str, list[str]], old: dict[str, Any
     keys = sorted(on_board.get(cid, ()))
     agents = s.agents
     was_agents = old["agents"] if old is not None else None
-    if (was_agents is not None and len(was_agents) == len(keys)
-            and all(e["key"] == k and e["owner"] is agents[k]["owner"] and e["vampire"] is agents[k]["vampire"]
-                    for e, k in zip(was_agents, keys))):
+    agents_part = None
+    if was_agents is not None and len(was_agents) == len(keys):
         agents_part = was_agents
-    else:
+        for e, k in zip(was_agents, keys):
+            a = agents[k]
+            if e["key"] != k or e["owner"] is not a["owner"] or e["vampire"] is not a["vampire"]:
+                agents_part = None
+                break
+    if agents_part is None:
         agents_part = [agent_entry(s, k) for k in keys]
     cubes_here = s.cubes.get(place) or [0] * s.n
     if old is None:
@@ -273,7 +277,7 @@ def _player(s: State, i: int, board: Board, memo: Memo | None, old: dict[str, An
         found = parts["pes"] = (pes, [card_face(cat, c) for c in pes])
     effects = found[1]
     kills = p.kills
-    records = tuple(s.agents.get(k) for k, _ in kills) if kills else ()
+    records = tuple([s.agents.get(k) for k, _ in kills]) if kills else ()
     found = parts.get("kills")
     if found is None or found[0] is not kills or found[1] != records:
         found = parts["kills"] = (kills, records, [agent_entry(s, k) | {"from": o} for k, o in kills])
@@ -345,8 +349,9 @@ def players(s: State, memo: Memo | None) -> list[dict[str, Any]]:
             continue
         if board is None:
             board = board_of(s)
+        kills = p.kills
         deps = (score_deps(s, i, board), board.cities[i], board.royals[i], board.discs[i], board.in_migo[i],
-                tuple(s.agents.get(k) for k, _ in p.kills))
+                tuple([s.agents.get(k) for k, _ in kills]) if kills else ())
         if found is not None and found[0] is p and found[2] == deps:
             e = found[3]
             parts = found[4]
@@ -395,7 +400,6 @@ def public(s: State) -> dict[str, Any]:
     one made copied and brought up to date, which costs far less than a new dict of as many keys."""
     cat: Catalog = s.cat
     memo = memo_of(s)
-    static = static_view(cat)
     g = cat.game
     tracks = (s.war, s.revolution, s.war_max, s.revolution_max)
     last = memo.get("public") if memo is not None else None
@@ -409,24 +413,27 @@ def public(s: State) -> dict[str, Any]:
         if last[3] != tracks:
             e["tracks"] = {"war": s.war, "revolution": s.revolution, "war_max": s.war_max,
                            "revolution_max": s.revolution_max, "top_space": g["track_top"],
-                           "vp_spaces": static["vp_spaces"]}
+                           "vp_spaces": static_view(cat)["vp_spaces"]}
         e["cities"] = cities(s, memo)
         e["players"] = players(s, memo)
         e["permanent_effects_on_display"] = _display(s, memo)
         e["permanent_effects_left"] = len(s.pe_deck)
-        e["removed"] = _removed(s, memo)
+        if s.removed is not last[4] and s.removed != last[4]:  # else ``_removed`` would give the last answer
+            e["removed"] = _removed(s, memo)
         e["removed_face_down"] = s.removed_hidden
         e["sanity_left"] = len(s.sanity_pool)
         e["double_agents_left"] = len(s.da_pool)
         if e["double_agents_revealed"] != s.da_revealed:
             e["double_agents_revealed"] = list(s.da_revealed)
-        e["zombies_left"] = g["zombies"] - board_of(s).zombies_on
+        if s.zombies is not last[5]:
+            e["zombies_left"] = g["zombies"] - board_of(s).zombies_on
         e["society_of_leopold"] = s.leopold
         e["safe_counters_left"] = g["safe_counters"] - s.safe_used
         e["blocking_discs_left"] = g["blocking_discs"] - len(s.blocking)
         e["asked"] = {"seat": s.window["asking"][0], "text": engine.window_text(s)} if s.window else None
         e["end_reason"] = s.end_reason or None
     else:
+        static = static_view(cat)
         e = {
             "game": "emerald1", "phase": s.phase, "turn": s.turn, "active": s.active,
             "actions_done": s.actions_done, "actions": g["actions"], "free_used": s.free_used,
@@ -449,5 +456,5 @@ def public(s: State) -> dict[str, Any]:
             "assumed": static["assumed"],
         }
     if memo is not None:
-        memo["public"] = (cat, s.names, e, tracks)
+        memo["public"] = (cat, s.names, e, tracks, s.removed, s.zombies)  # a made state's lists never change
     return e

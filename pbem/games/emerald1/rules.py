@@ -13,7 +13,7 @@ from pbem.games.emerald1 import engine
 from pbem.games.emerald1.data import Catalog, catalog, load_data
 from pbem.games.emerald1.effects import Ctx, draw, turn_top
 from pbem.games.emerald1.events import EVENT_TYPES
-from pbem.games.emerald1.evolve import HANDLERS, TOUCHES
+from pbem.games.emerald1.evolve import PLANS, plan
 from pbem.games.emerald1.scoring import final_scores
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 from pbem.games.emerald1.view import build_view
@@ -75,13 +75,14 @@ class Emerald1Rules:
         return ctx.events
 
     def evolve(self, state: State, event: Event) -> State:
-        handler = HANDLERS.get(event.type)
-        if handler is None:  # an event that only tells (a count, a foiled attack): nothing changes
+        found = PLANS.get(event.type) or plan(event.type)
+        if found is None:  # an event that only tells (a count, a foiled attack): nothing changes
             return state
-        new = state.successor()
+        handler, fields, players = found
         payload = event.payload
-        seat = payload.get("seat") if type(payload) is dict or isinstance(payload, Mapping) else None
-        new.own(TOUCHES.get(event.type), seat if isinstance(seat, int) else None, set())
+        seat = (payload.get("seat") if players == 1 and (type(payload) is dict or isinstance(payload, Mapping))
+                else None)
+        new = state.next_owning(fields, players, seat)
         handler(new, payload)
         return new
 
@@ -91,11 +92,10 @@ class Emerald1Rules:
     def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
-    def decide(self, state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
-        return engine.decide(state, seat, action, rng)
+    decide = staticmethod(engine.decide)  # likewise
 
-    def view(self, state: State, seat: int | None) -> Mapping[str, Any]:
-        return build_view(state, seat)
+    # ``build_view`` itself, not a method calling it: the view of every seat is asked for after every action.
+    view = staticmethod(build_view)
 
     def outcome(self, state: State) -> Outcome | None:
         return final_scores(state) if state.phase == "over" else None

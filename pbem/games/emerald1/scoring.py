@@ -207,7 +207,9 @@ def after_step(s: State, target: int, base: State | None = None) -> tuple[list[i
         shared = base.players  # the players still shared with ``base`` never change: their cards may be kept
         if memo is not None and len(kept) != s.n:
             kept = memo["held"] = [None] * s.n
-    war, revolution = track_vp(s, "war"), track_vp(s, "revolution")
+    at = tab.track_at  # ``track_vp``, inline: this runs after every step decided
+    war = at[s.war_max] if 0 <= s.war_max < len(at) else track_vp(s, "war")
+    revolution = at[s.revolution_max] if 0 <= s.revolution_max < len(at) else track_vp(s, "revolution")
     necronomicon = g["necronomicon_vp"]
     city_vp, assassinated, hidden, rvp, vampires = (board.city_vp, board.assassinated, board.hidden, board.rvp,
                                                     board.vampires)

@@ -181,6 +181,26 @@ class State:
         new.__dict__ = d
         return new
 
+    def next_owning(self, fields: tuple[str, ...], players: int, seat: Any) -> State:
+        """``successor()`` with its own copy (one level) of each container in ``fields`` and of the players
+        (``players``: 0 none, 1 the one at ``seat`` if it is an int, else every one, 2 every one): what
+        ``successor`` and then ``own`` do, in one call, for ``evolve``, which runs once per event."""
+        new = object.__new__(State)
+        d = self.__dict__.copy()  # a plain dict given whole, as in ``successor``
+        d.pop("_cache", None)
+        d.pop("_working", None)
+        for f in fields:
+            d[f] = d[f].copy()
+        if players:
+            ps = d["players"] = list(d["players"])
+            if players == 1 and isinstance(seat, int):
+                ps[seat] = ps[seat].copy()
+            else:
+                for i in range(len(ps)):
+                    ps[i] = ps[i].copy()
+        new.__dict__ = d
+        return new
+
     def own(self, fields: frozenset[str] | None, seat: int | None, owned: set[Any]) -> None:
         """Copy, one level deep, the containers named in ``fields`` (None: all) that are not in ``owned`` yet, and
         add them to it. ``"player"`` is the player at ``seat`` (every player if ``seat`` is None), ``"players"``

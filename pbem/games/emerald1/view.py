@@ -119,14 +119,16 @@ def you(s: State, seat: int, memo: dict[Any, Any] | None = None, now: tuple[Any,
 class _Views:
     """What every view of one state starts from (kept on the state)."""
 
-    __slots__ = ("public", "memo", "now", "who", "step")
+    __slots__ = ("public", "memo", "now", "who", "step", "players", "over")
 
     def __init__(self, s: State) -> None:
         self.public = public(s)
-        self.memo = memo_of(s)
+        self.memo = s.__dict__.get("_memo")  # ``memo_of(s)``: ``public`` made it if it had to
         self.now = shared(s)
         self.who = engine.acting(s)
         self.step = bool(self.who is not None and self.who[1] == "turn" and s.step)
+        self.players = s.players
+        self.over = s.phase == "over"
 
 
 def build_view(s: State, seat: int | None) -> dict[str, Any]:
@@ -144,7 +146,7 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
     cache = per.public
     view = cache.copy()
     view["seat"] = seat
-    if s.phase == "over":
+    if per.over:
         cat = s.cat
         view["players"] = [dict(e) for e in cache["players"]]
         view["cities"] = [dict(e) for e in cache["cities"]]
@@ -158,8 +160,14 @@ def build_view(s: State, seat: int | None) -> dict[str, Any]:
             e["stack"] = [card_face(cat, c) for c in s.stacks[cid]]
         view["boxed"] = [card_face(cat, c) for c in s.boxed]
         view["outcome"] = scoring.final_scores(s).to_json()
-    if seat is not None and 0 <= seat < len(s.players):
-        view["you"] = you(s, seat, per.memo, per.now)
+    players = per.players
+    if seat is not None and 0 <= seat < len(players):
+        kept = per.memo.get("you") if per.memo is not None else None
+        found = kept[seat] if kept is not None and len(kept) == len(players) else None
+        if found is not None and found[0] is players[seat] and found[1] is per.now:
+            view["you"] = found[3].copy()  # ``you``'s first answer, inline: most seats' views are this one
+        else:
+            view["you"] = you(s, seat, per.memo, per.now)
         who = per.who
         if who is not None and who[0] == seat:
             prompt = engine.prompt_json(s)
