@@ -177,3 +177,18 @@ class Rules(Protocol, Generic[S]):
     def describe(self, event: Event, seat: int | None) -> str:
         """One line in plain words for the log, as ``seat`` may read it."""
         ...
+
+
+def twin_repeats(event: Event, seat: int | None, twins: Mapping[str, str]) -> bool:
+    """For a game's optional ``repeats(event, seat)``: a happening recorded twice, privately with what only some seats
+    may see (``twins``' keys, by event name: the cards drawn, the counters taken) and publicly with less (its values:
+    how many). Each reader reads one line of it: the private event's where its visibility lets them, else the public
+    one's. The private event is for the seats the public one names (``seat``, and ``from_seat`` where there is one).
+    """
+    name = event.type.split(".", 1)[-1]
+    if name in twins:
+        return not event.visibility.allows(seat)
+    if seat is not None and name in twins.values() and isinstance(event.payload, Mapping):
+        return seat in (event.payload.get("seat"), event.payload.get("from_seat"))
+    return False
+

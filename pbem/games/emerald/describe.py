@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from events.envelope import Event
+from events.rules import twin_repeats
 from functools import lru_cache
 
 from pbem.games.emerald.data import catalog, load_data
@@ -63,15 +64,12 @@ def _step(who: str, step: Any) -> str:
     return f"{who} goes on: {STEPS.get(str(name), 'the action continues')}."
 
 
+TWINS = {"CardsDrawn": "CardsDrawnCount"}  # a draw: the cards to the drawer, the count to everyone
+
+
 def repeats(event: Event, seat: int | None) -> bool:
-    """Whether the event's line only repeats, for this reader, another line of the same draw: a draw is recorded
-    twice, for the drawer with the cards and for everyone with the count, and each reader reads it once."""
-    name = event.type.split(".", 1)[-1]
-    if name == "CardsDrawn":
-        return not event.visibility.allows(seat)
-    if name == "CardsDrawnCount":
-        return seat is not None and isinstance(event.payload, Mapping) and event.payload.get("seat") == seat
-    return False
+    """Whether the event's line only repeats, for this reader, the other line of the same draw."""
+    return twin_repeats(event, seat, TWINS)
 
 
 def describe(event: Event, seat: int | None) -> str:

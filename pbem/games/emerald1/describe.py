@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from events.envelope import Event, actor_seat
+from events.rules import twin_repeats
 from pbem.games.emerald1.data import Catalog, catalog, load_data
 
 
@@ -147,21 +148,15 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
 
 
 # What is recorded twice, for its owner with the cards or counters and for everyone with their number: each private
-# event's public twin, and who reads the private one besides its seat (the player a counter is taken from).
+# event's public twin (Irene Adler's theft is private to the thief and the player robbed, ``from_seat``).
 TWINS = {"CardsDrawn": "CardsDrawnCount", "DoubleAgentsTaken": "DoubleAgentsCount",
          "DoubleAgentsReturned": "DoubleAgentsReturnedCount", "DoubleAgentStolen": "DoubleAgentStolenCount"}
-TWIN_OF = {count: private for private, count in TWINS.items()}
 
 
 def repeats(event: Event, seat: int | None) -> bool:
     """Whether the event's line only repeats, for this reader, its twin's line: each reader reads a draw (or a
     taking of counters) once, with what they may see of it."""
-    name = event.type.split(".", 1)[-1]
-    if name in TWINS:
-        return not event.visibility.allows(seat)
-    if name in TWIN_OF and seat is not None and isinstance(event.payload, Mapping):
-        return seat in (event.payload.get("seat"), event.payload.get("from_seat"))
-    return False
+    return twin_repeats(event, seat, TWINS)
 
 
 def describe(event: Event, seat: int | None) -> str:

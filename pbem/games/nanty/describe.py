@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from events.envelope import Event
+from events.rules import twin_repeats
 from pbem.games.nanty.data import Catalog, catalog, load_data
 
 
@@ -88,15 +89,12 @@ def _step(pending: Mapping[str, Any]) -> str:
     return "The card is done." if pending.get("played") else "The turn goes on."
 
 
+TWINS = {"CardsDrawn": "CardsDrawnCount"}  # a draw: the cards to the drawer, the count to everyone
+
+
 def repeats(event: Event, seat: int | None) -> bool:
-    """Whether the event's line only repeats, for this reader, another line of the same draw: a draw is recorded
-    twice, for the drawer with the cards and for everyone with the count, and each reader reads it once."""
-    name = event.type.split(".", 1)[-1]
-    if name == "CardsDrawn":
-        return not event.visibility.allows(seat)
-    if name == "CardsDrawnCount":
-        return seat is not None and isinstance(event.payload, Mapping) and event.payload.get("seat") == seat
-    return False
+    """Whether the event's line only repeats, for this reader, the other line of the same draw."""
+    return twin_repeats(event, seat, TWINS)
 
 
 def describe(event: Event, seat: int | None) -> str:
