@@ -54,6 +54,19 @@ def status(store: SQLiteEventStore, game_id: str, seat: int) -> dict[str, int]:
     return {k: int(found.get(k) or 0) for k in ("missed", "autopilot", "resigned", "since_seq", "away")}
 
 
+def piloted(store: SQLiteEventStore, game_id: str, events: Sequence[Event]) -> set[int]:
+    """The seats on autopilot once these events (a command's, not yet written) are recorded: the scheduler plays
+    their prompts at once, so they are not mailed "your turn" (``pbem.notify``)."""
+    seats = {int(r["seat"]) for r in store.query(f"SELECT seat FROM {STATUS} WHERE game_id = ? AND autopilot = 1",
+                                                 (game_id,))}
+    for event in events:
+        if event.type == AUTOPILOT_ON:
+            seats.add(event.payload["seat"])
+        elif event.type in (AUTOPILOT_OFF, SEAT_REPLACED):
+            seats.discard(event.payload["seat"])
+    return seats
+
+
 def after_misses(options: Any) -> int:
     """How many missed deadlines in a row put a seat on autopilot (the game's ``autopilot_after``); 0: never."""
     value = options.get("autopilot_after", DEFAULT_AFTER) if options else DEFAULT_AFTER

@@ -9,7 +9,7 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import logbook, owed_mail, undo_requests, webhooks
+from pbem import autopilot, logbook, owed_mail, undo_requests, webhooks
 from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.links import Links
 from pbem.mail.outbox import mail_row
@@ -100,6 +100,7 @@ class Notifier:
             asker = after.config.seats[agreed["seat"]].name
             extra = {"agreement": f"at {asker}'s request ({agreed['reason']})"}
         known = readers(service.store, [str(p["email"]) for p in players])
+        piloted = autopilot.piloted(service.store, after.game_id, events) if prompts else set()
         for player in players:
             seat = int(player["seat"])
             row = known.get(str(player["email"]))
@@ -108,6 +109,8 @@ class Notifier:
             if after.ended:
                 kind = "ended"
             elif seat in deadlines or again:
+                if seat in piloted:
+                    continue  # the scheduler plays it at once: "your turn" would be wrong (docs/playing.md)
                 kind = "turn" if (deadlines.get(seat, {}).get("kind") or prompts[seat].kind) == "turn" else "prompt"
             elif seat in timed_out:
                 kind = "timeout"

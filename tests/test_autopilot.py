@@ -107,6 +107,32 @@ def test_the_player_comes_back_by_acting_or_by_asking(service: Service, game: st
     assert service.verify(game).ok
 
 
+def turn_mails(service: Service, game: str, email: str) -> int:
+    return len(service.store.query("SELECT id FROM outbox WHERE game_id = ? AND to_addr LIKE ? AND kind = 'turn'",
+                                   (game, f"%{email}%")))
+
+
+def test_a_seat_on_autopilot_is_not_mailed_its_turn_until_its_player_is_back(service: Service, game: str) -> None:
+    for _ in range(2):
+        run_out(service, game, 0)
+        service.act(game, BEN.email, "pass", cause=CLI)
+    before = turn_mails(service, game, ANN.email)
+    third = run_out(service, game, 0)  # on autopilot now
+    assert AUTOPILOT_ON in types(third)
+    service.act(game, BEN.email, "pass", cause=CLI)  # Ann's turn: the scheduler plays it, no "your turn" for her
+    assert service.kernel.rules(service.load(game)).prompts(service.load(game).game).keys() == {0}
+    assert turn_mails(service, game, ANN.email) == before
+    assert seatlife.tick(service, datetime.now(timezone.utc)) == (0, 1)
+    service.act(game, BEN.email, "pass", cause=CLI)
+    assert turn_mails(service, game, ANN.email) == before
+    assert types(service.seat_command(game, 0, "take-back", cause=CLI)) == [AUTOPILOT_OFF]
+    assert turn_mails(service, game, ANN.email) == before + 1  # back, and it is her turn: she is told at once
+    service.act(game, ANN.email, "pass", cause=CLI)
+    service.act(game, BEN.email, "pass", cause=CLI)  # and her next turn too
+    assert turn_mails(service, game, ANN.email) == before + 2
+    assert turn_mails(service, game, BEN.email) > 0
+
+
 def test_a_tampered_autopilot_move_fails_verification(service: Service, game: str) -> None:
     from events.envelope import SCHEDULER
     from pbem.autopilot import _WithAutopilot
