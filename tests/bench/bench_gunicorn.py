@@ -4,7 +4,8 @@
     python tests/bench/bench_gunicorn.py [--seconds S] [--rounds N] [--clients N] [--games N] [--json]
 
 Both apps are served by gunicorn with ``deploy/gunicorn.conf.py`` as shipped (2 x cores + 1 worker
-processes of one thread, ``gthread``), at the same time, on the same machine, each with its own instance
+processes of one thread, gunicorn's ``sync`` worker; ``PBEM_WEB_WORKERS`` and ``PBEM_WEB_THREADS`` set in
+the environment change both apps alike), at the same time, on the same machine, each with its own instance
 folder and a SQLite file (WAL, synchronous=FULL), and loaded in turn: ``--clients`` client threads post
 to one app as fast as they are answered for ``--seconds``, then to the other, for ``--rounds`` rounds
 (the order alternating), after ``--warmup`` seconds of the same load on each that are not counted (every
