@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import Any, Mapping, Protocol, Sequence
 
 from events.envelope import Event, actor_seat
 from events.handling import is_delivery
@@ -19,8 +19,19 @@ from pbem.presentation import short_name, turn_label
 from pbem.seat_events import TOLD_TYPES
 from pbem.talk import TALK_TYPES, is_talk
 
-if TYPE_CHECKING:
-    from pbem.service import Service
+
+
+class Desk(undo_requests.Table, Protocol):
+    """What the mails read of the service (which passes itself): besides what undo requests use, a seat's deadline,
+    a seat's legal commands, a player's games and the id of their home page."""
+
+    def deadline_of(self, game_id: str, seat: int) -> str | None: ...
+
+    def legal_texts(self, state: GameState[Any], seat: int, limit: int | None = None) -> list[str]: ...
+
+    def games_of(self, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]: ...
+
+    def player_id(self, email: str) -> str: ...
 
 SINCE_LINES = 12    # what happened since the last mail: the latest lines; the replay has the rest
 RECEIPT_LINES = 40  # a receipt's event lines: the latest; the audit pages have the rest
@@ -80,7 +91,7 @@ class Notifier:
 
     # ---- the mails of one command --------------------------------------------------------
 
-    def for_command(self, service: Service, before: GameState[Any] | None, after: GameState[Any],
+    def for_command(self, service: Desk, before: GameState[Any] | None, after: GameState[Any],
                     events: list[Event], players: list[dict[str, Any]]) -> list[Row]:
         if is_talk(events):
             return []  # talk sends no mail of its own: it is in its readers' next mail
@@ -132,7 +143,7 @@ class Notifier:
             rows += self.undo_request_mails(service, after, events, players, start=len(rows))
         return rows + self.game_posts(service, after, events, prompts, deadlines)
 
-    def game_posts(self, service: Service, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
+    def game_posts(self, service: Desk, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
                    deadlines: Mapping[int, Mapping[str, Any]]) -> list[Row]:
         """The posts to the game's webhooks, if the command is news for the table (``pbem.webhooks``)."""
         rules = service.kernel.rules(after)
@@ -142,9 +153,9 @@ class Notifier:
                                    base_url=self.base_url,
                                    label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
                                    describe_event=lambda e, seat, ended, names: "" if logbook.repeats(
-                                       rules, e, seat, ended) else service.describe_event(rules, e, seat, ended, names))
+                                       rules, e, seat, ended) else logbook.describe_event(rules, e, seat, ended, names))
 
-    def undo_request_mails(self, service: Service, after: GameState[Any], events: list[Event],
+    def undo_request_mails(self, service: Desk, after: GameState[Any], events: list[Event],
                            players: list[dict[str, Any]], start: int = 0) -> list[Row]:
         """The asked players' mails of a new undo request, and everyone's of a request closed without an undo.
 
@@ -181,7 +192,7 @@ class Notifier:
                                               tz=zone_of(service.store, str(player["email"]), self.timezone)))
         return rows
 
-    def context(self, service: Service, state: GameState[Any], since_events: Sequence[Event],
+    def context(self, service: Desk, state: GameState[Any], since_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None, now: datetime, tz: str,
                 extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """What a mail to this player says at ``state``: ``since_events`` are the events since their last mail."""
@@ -218,7 +229,7 @@ class Notifier:
             **(extra or {}),
         }
 
-    def compose(self, service: Service, state: GameState[Any], new_events: Sequence[Event],
+    def compose(self, service: Desk, state: GameState[Any], new_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
                 extra: Mapping[str, Any] | None = None, tz: str | None = None,
                 told: int | None = None) -> list[Row]:
@@ -260,7 +271,7 @@ class Notifier:
         ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,
                               kind=kind, base_url=self.base_url)
 
-    def digest(self, service: Service, player: Mapping[str, Any], now: datetime) -> list[Row]:
+    def digest(self, service: Desk, player: Mapping[str, Any], now: datetime) -> list[Row]:
         """A player's daily digest: every game where it is their move, with its deadline and current link.
 
         No mail when nothing waits for them. Written apart from any game: it names no game's record
@@ -326,15 +337,15 @@ class Notifier:
             return None
 
     @staticmethod
-    def receipt_words(service: Service, state: GameState[Any], event: Event, seat: int) -> str:
+    def receipt_words(service: Desk, state: GameState[Any], event: Event, seat: int) -> str:
         """A recorded event of the player's in words, for their receipt (a record of the delivery layer by its kind)."""
         if event.type == "pbem.RandomDrawn":
             return "chance was drawn (the seed shows it at the end)"
         names = [s.name for s in state.config.seats]
-        return service.describe_event(service.kernel.rules(state), event, seat, state.ended, names)
+        return logbook.describe_event(service.kernel.rules(state), event, seat, state.ended, names)
 
     @staticmethod
-    def describe(service: Service, state: GameState[Any], events: Sequence[Event], seat: int) -> list[str]:
+    def describe(service: Desk, state: GameState[Any], events: Sequence[Event], seat: int) -> list[str]:
         """What happened, in words, as this seat may read it (the delivery layer's own events left out)."""
         rules = service.kernel.rules(state)
         names = [s.name for s in state.config.seats]
@@ -346,6 +357,6 @@ class Notifier:
                 continue
             if event.type == "pbem.RandomDrawn" or logbook.repeats(rules, event, seat, state.ended):
                 continue
-            text = service.describe_event(rules, event, seat, state.ended, names)
+            text = logbook.describe_event(rules, event, seat, state.ended, names)
             lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
         return lines

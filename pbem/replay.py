@@ -19,13 +19,15 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from events.envelope import Event, Visibility, actor_seat
-from events.replay import GameNotFound, GameState, live_states
+from events.replay import GameNotFound, GameState, Replayer, live_states
 from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
 from pbem.delivery import waiting_for
+from pbem.logbook import describe_event
 
 if TYPE_CHECKING:
-    from pbem.service import Service
+    from events.handling import Kernel
+    from pbem.database import Store
 
 CACHED_GAMES = 8
 WINDOW = 12        # events listed before the one shown
@@ -60,8 +62,8 @@ class Timeline:
     def last(self) -> int:
         return len(self.events)
 
-    def extend(self, service: Service, new: list[Event]) -> None:
-        self.states = live_states(service.kernel.replayer, new, self.states)
+    def extend(self, replayer: Replayer, new: list[Event]) -> None:
+        self.states = live_states(replayer, new, self.states)
         self.events += new
         for event in new:
             if event.type == ACTIONS_UNDONE:
@@ -86,7 +88,7 @@ class Timeline:
             self._turns = found
         return self._turns
 
-    def texts(self, service: Service, rules: Rules[Any], perspective: Perspective) -> list[str]:
+    def texts(self, rules: Rules[Any], perspective: Perspective) -> list[str]:
         """Every event in words as the perspective reads it; computed once per perspective."""
         found = self._texts.setdefault(perspective.key, [])
         if len(found) < self.last:
@@ -94,7 +96,7 @@ class Timeline:
             for event in self.events[len(found):]:
                 if perspective.everything:
                     event = replace(event, visibility=Visibility.public())
-                found.append(service.describe_event(rules, event, perspective.seat, perspective.everything, names))
+                found.append(describe_event(rules, event, perspective.seat, perspective.everything, names))
         return found
 
 
@@ -102,21 +104,21 @@ _cache: OrderedDict[tuple[str, str], Timeline] = OrderedDict()
 _lock = threading.Lock()
 
 
-def timeline(service: Service, game_id: str) -> Timeline:
+def timeline(store: Store, replayer: Replayer, game_id: str) -> Timeline:
     """The game's timeline, from this process's cache when it has it, extended by any new events."""
-    key = (service.store.name, game_id)
+    key = (store.name, game_id)
     with _lock:
-        seq, head = service.store.last(game_id)
+        seq, head = store.last(game_id)
         if seq == 0:
             raise GameNotFound(game_id)
         found = _cache.get(key)
         if found is None or found.last > seq or (found.last == seq and found.events[-1].hash != head):
             found = Timeline([], [])  # not cached, or not this database's game any more
         if found.last < seq:
-            new = service.store.read(game_id, found.last)
+            new = store.read(game_id, found.last)
             if found.events and new[0].prev_hash != found.events[-1].hash:
-                found, new = Timeline([], []), service.store.read(game_id)
-            found.extend(service, new)
+                found, new = Timeline([], []), store.read(game_id)
+            found.extend(replayer, new)
         _cache[key] = found
         _cache.move_to_end(key)
         while len(_cache) > CACHED_GAMES:
@@ -144,8 +146,8 @@ def actor_name(event: Event, names: list[str]) -> str:
                                                                                                 event.actor)
 
 
-def replay(service: Service, game_id: str, at: int | None = None, perspective: Perspective = PUBLIC,
-           with_undone: bool = False) -> dict[str, Any]:
+def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
+           perspective: Perspective = PUBLIC, with_undone: bool = False) -> dict[str, Any]:
     """The game at move ``at`` (default: the last) as ``perspective`` saw it, with the steps around it.
 
     Steps go through the effective history (taken-back events are skipped) unless
@@ -153,14 +155,14 @@ def replay(service: Service, game_id: str, at: int | None = None, perspective: P
 
     :raises LookupError: no such move.
     """
-    line = timeline(service, game_id)
+    line = timeline(store, kernel.replayer, game_id)
     at = line.last if at is None else at
     if not 1 <= at <= line.last:
         raise LookupError(f"there is no move {at}; this game has moves 1 to {line.last}")
     state = line.states[at - 1]
-    rules = service.kernel.rules(state)
+    rules = kernel.rules(state)
     names = [s.name for s in state.config.seats]
-    texts = line.texts(service, rules, perspective)
+    texts = line.texts(rules, perspective)
     ended_now = line.states[-1].ended
     steps = [e.seq for e in line.events if with_undone or e.seq not in line.undone_by]
 

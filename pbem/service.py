@@ -491,14 +491,15 @@ class Service:
             if everything and not self.timeline_ended(game_id):
                 raise ServiceError("everything is shown only once the game has ended; until then choose "
                                    "a player's view or the public one")
-            return replay_module.replay(self, game_id, at, replay_module.Perspective(seat, everything), with_undone)
+            return replay_module.replay(self.store, self.kernel, game_id, at, replay_module.Perspective(seat, everything),
+                                        with_undone)
         except GameNotFound:
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
         except LookupError as err:
             raise NotFound(str(err)) from None
 
     def timeline_ended(self, game_id: str) -> bool:
-        return replay_module.timeline(self, game_id).states[-1].ended
+        return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
     # ---- proof -----------------------------------------------------------------------------
 

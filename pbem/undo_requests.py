@@ -15,10 +15,10 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from events.envelope import ORGANISER, SCHEDULER, Event, NewEvent, seat_actor
-from events.handling import (Cause, CommandResult, StaleCommand, UndoRefused, group_commands, is_delivery,
+from events.handling import (Cause, CommandResult, Hooks, StaleCommand, UndoRefused, group_commands, is_delivery,
                              undoable_commands)
 from events.replay import GameState, effective
 from events.schema import ACTIONS_UNDONE, GAME_CREATED
@@ -28,7 +28,21 @@ from pbem.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUES
 from pbem.errors import ServiceError
 
 if TYPE_CHECKING:
-    from pbem.service import Service
+    from events.handling import Kernel
+    from pbem.database import Store
+
+
+class Table(Hooks, Protocol):
+    """What undo requests use of the service (which passes itself): the store, the kernel, the game's state and
+    seats, the default time to answer, and the hooks every command of the game goes through."""
+
+    store: Store
+    kernel: Kernel
+    undo_request_hours: float
+
+    def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]: ...
+
+    def players(self, game_id: str) -> list[dict[str, Any]]: ...
 
 REQUESTS = "undo_requests"
 ANSWERS = "undo_answers"
@@ -126,7 +140,7 @@ def due(store: SQLiteEventStore, now: datetime) -> list[dict[str, Any]]:
                        "ORDER BY due_at", (now.isoformat(timespec="seconds"),))
 
 
-def requestable(service: Service, state: GameState[Any], seat: int,
+def requestable(service: Table, state: GameState[Any], seat: int,
                 can_undo: bool | None = None) -> tuple[list[Event] | None, str]:
     """The seat's move a request would begin with, or None and why the seat may not ask now.
 
@@ -149,25 +163,25 @@ def requestable(service: Service, state: GameState[Any], seat: int,
     return command, ""
 
 
-def last_move_seq(service: Service, game_id: str, from_seq: int) -> int:
+def last_move_seq(service: Table, game_id: str, from_seq: int) -> int:
     """The last seq of the game's last move or undo at or after ``from_seq`` (records after it stay)."""
     commands = group_commands(effective(service.store.read(game_id, from_seq - 1)))
     return max(c[-1].seq for c in commands if not is_delivery(c))
 
 
-def moves(service: Service, state: GameState[Any], request: Request, seat: int | None) -> list[str]:
+def moves(service: Table, state: GameState[Any], request: Request, seat: int | None) -> list[str]:
     """What the request would take back, in words, as this seat (None: a spectator) may read it."""
     rules = service.kernel.rules(state)
     names = [s.name for s in state.config.seats]
     events = effective(service.store.read(state.game_id, request.from_seq - 1, request.to_seq))
-    return [f"{e.seq}. {service.describe_event(rules, e, seat, state.ended, names)}" for e in events
+    return [f"{e.seq}. {logbook.describe_event(rules, e, seat, state.ended, names)}" for e in events
             if (not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE)
             and not logbook.repeats(rules, e, seat, state.ended)]
 
 
 # ---- commands ----------------------------------------------------------------------------------
 
-def request_undo(service: Service, game_id: str, seat: int, reason: str, *, cause: Cause,
+def request_undo(service: Table, game_id: str, seat: int, reason: str, *, cause: Cause,
                  expected_seq: int | None = None) -> CommandResult:
     """Ask every other player to agree to take back the seat's last move and all played after it.
 
@@ -200,7 +214,7 @@ def request_undo(service: Service, game_id: str, seat: int, reason: str, *, caus
     raise AssertionError("unreachable")
 
 
-def _open(service: Service, game_id: str, request: str) -> Request:
+def _open(service: Table, game_id: str, request: str) -> Request:
     found = find(service.store, game_id, request)
     if found is None:
         raise UnknownRequest(f"game {game_id} has no undo request {request!r}")
@@ -209,7 +223,7 @@ def _open(service: Service, game_id: str, request: str) -> Request:
     return found
 
 
-def _names(service: Service, game_id: str) -> list[str]:
+def _names(service: Table, game_id: str) -> list[str]:
     return [str(p["name"]) for p in service.players(game_id)]
 
 
@@ -218,7 +232,7 @@ def _close(found: Request, result: str, reason: str) -> NewEvent:
                                           "reason": reason})
 
 
-def answer(service: Service, game_id: str, request: str, seat: int, choice: str, *, cause: Cause,
+def answer(service: Table, game_id: str, request: str, seat: int, choice: str, *, cause: Cause,
            expected_seq: int | None = None) -> CommandResult:
     """One asked player's answer. A refusal closes the request; the last approval applies the undo.
 
@@ -257,7 +271,7 @@ def answer(service: Service, game_id: str, request: str, seat: int, choice: str,
     raise AssertionError("unreachable")
 
 
-def decide(service: Service, game_id: str, request: str, choice: str, reason: str, *, cause: Cause,
+def decide(service: Table, game_id: str, request: str, choice: str, reason: str, *, cause: Cause,
            expected_seq: int | None = None) -> CommandResult:
     """The organiser decides an open request for the players: approve applies the undo, refuse closes it.
 
@@ -283,7 +297,7 @@ def decide(service: Service, game_id: str, request: str, choice: str, reason: st
     raise AssertionError("unreachable")
 
 
-def _apply(service: Service, found: Request, records: list[NewEvent], why: str, *, actor: str, cause: Cause,
+def _apply(service: Table, found: Request, records: list[NewEvent], why: str, *, actor: str, cause: Cause,
            expected_seq: int) -> CommandResult:
     """The approved undo, with the answer before it and the close after it, in one command.
 
@@ -300,7 +314,7 @@ def _apply(service: Service, found: Request, records: list[NewEvent], why: str, 
                                      cause=cause, hooks=service, expected_seq=expected_seq)
 
 
-def expire(service: Service, game_id: str, request: str, now: datetime) -> CommandResult | None:
+def expire(service: Table, game_id: str, request: str, now: datetime) -> CommandResult | None:
     """Close a request nobody finished answering by its deadline: no answer counts as a refusal.
 
     None if it is closed already or not yet due (the scheduler's list may be a moment old).
@@ -318,7 +332,7 @@ def expire(service: Service, game_id: str, request: str, now: datetime) -> Comma
 
 # ---- what every command adds -------------------------------------------------------------------
 
-def lapse(service: Service, events: Sequence[Event]) -> list[NewEvent]:
+def lapse(service: Table, events: Sequence[Event]) -> list[NewEvent]:
     """The close of the open request when a move (or an undo) lands while it waits for answers.
 
     The players who approved saw the game as it was when they were asked; a move since would be

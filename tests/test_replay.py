@@ -60,7 +60,7 @@ def test_the_state_at_every_move_is_the_live_state_then(highdie_registered: None
 
     play_with_undos(service, game_id, seed, 400, undo_rate=0.5, after=remember)
     events = service.store.read(game_id)
-    states = replay_module.timeline(service, game_id).states
+    states = replay_module.timeline(service.store, service.kernel.replayer, game_id).states
     assert len(states) == len(events) and any(e.type == "pbem.ActionsUndone" for e in events)
     for seq, state in live.items():  # as the command left it, the moment it was made
         assert states[seq - 1] == state
@@ -72,7 +72,7 @@ def test_an_emerald_game_with_undos_replays_every_move_as_it_stood(service: Serv
     game_id = new_game(service, "emerald", "emerald-replay")
     live = {}
     play_with_undos(service, game_id, 7, 250, after=lambda r: live.__setitem__(r.after.seq, r.after))
-    states = replay_module.timeline(service, game_id).states
+    states = replay_module.timeline(service.store, service.kernel.replayer, game_id).states
     assert live and all(states[seq - 1] == state for seq, state in live.items())
 
 
@@ -81,7 +81,7 @@ def test_the_timeline_grows_with_the_game_and_matches_a_fresh_one(highdie_regist
     game_id = new_game(service, "highdie", "grow")
     first = service.replay(game_id)
     play_with_undos(service, game_id, 1, 30)
-    grown = replay_module.timeline(service, game_id)
+    grown = replay_module.timeline(service.store, service.kernel.replayer, game_id)
     assert grown.last > first["last"]
     assert grown.states == live_states(service.kernel.replayer, service.store.read(game_id))
     assert service.replay(game_id)["at"] == grown.last
@@ -102,7 +102,7 @@ def hidden_cards(state: Any, seat: int) -> set[int]:
 def test_a_players_replay_shows_only_what_they_could_see_then(service: Service) -> None:
     game_id = new_game(service, "emerald", "perspective")
     play_with_undos(service, game_id, 3, 120)
-    line = replay_module.timeline(service, game_id)
+    line = replay_module.timeline(service.store, service.kernel.replayer, game_id)
     rules = service.kernel.rules(line.states[0])
     for seq in range(1, line.last + 1, 3):
         state = line.states[seq - 1]
@@ -204,7 +204,7 @@ def test_a_replay_across_an_agreed_undo_with_a_pause_inside_it(highdie_registere
     approved = service.answer_undo(game_id, request, 2, "approve", cause=cli_cause)
     undos = [e for e in approved.events if e.type == "pbem.ActionsUndone"]
     assert len(undos) == 2  # the moves before and after the pause; the pause itself stays on record
-    line = replay_module.timeline(service, game_id)
+    line = replay_module.timeline(service.store, service.kernel.replayer, game_id)
     for seq in range(1, line.last + 1):
         if seq != undos[0].seq:  # between the two ranges of one undo: the state it goes back to (live_states)
             assert line.states[seq - 1] == service.kernel.load(game_id, upto_seq=seq), seq
