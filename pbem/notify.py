@@ -20,7 +20,6 @@ from pbem.seat_events import TOLD_TYPES
 from pbem.talk import TALK_TYPES, is_talk
 
 
-
 class Desk(undo_requests.Table, Protocol):
     """What the mails read of the service (which passes itself): besides what undo requests use, a seat's deadline,
     a seat's legal commands, a player's games and the id of their home page."""
@@ -32,6 +31,7 @@ class Desk(undo_requests.Table, Protocol):
     def games_of(self, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]: ...
 
     def player_id(self, email: str) -> str: ...
+
 
 SINCE_LINES = 12    # what happened since the last mail: the latest lines; the replay has the rest
 RECEIPT_LINES = 40  # a receipt's event lines: the latest; the audit pages have the rest

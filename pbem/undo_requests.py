@@ -44,6 +44,7 @@ class Table(Hooks, Protocol):
 
     def players(self, game_id: str) -> list[dict[str, Any]]: ...
 
+
 REQUESTS = "undo_requests"
 ANSWERS = "undo_answers"
 MAX_REASON = 300
