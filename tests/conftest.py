@@ -42,12 +42,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     else:
         config.stash[_PG_SERVER] = server
         config.add_cleanup(server.stop)
+        _stop_on_sigterm()
         return
     for item in needing:
         item.add_marker(pytest.mark.skip(reason=reason))
 
 
 _PG_SERVER = pytest.StashKey[Any]()
+
+
+def _stop_on_sigterm() -> None:
+    """A run ended by SIGTERM (a CI time limit, ``kill``) stops as on Ctrl-C, so the session's cleanup still stops
+    the PostgreSQL server, which ``pg_ctl`` started apart from this process; Python's own default would end the
+    process at once and leave the server running."""
+    import signal
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        def interrupt(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt(f"signal {signum}")
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 @pytest.fixture(scope="session")
