@@ -8,7 +8,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from delivery import ANN, BEN, CY, Inbox, free_port, make_settings, parse, smtp_server, text_of
+from delivery import ANN, BEN, CY, Inbox, free_port, mails_to, make_settings, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
 from pbem import seatlife
@@ -108,8 +108,7 @@ def test_the_player_comes_back_by_acting_or_by_asking(service: Service, game: st
 
 
 def turn_mails(service: Service, game: str, email: str) -> int:
-    return len(service.store.query("SELECT id FROM outbox WHERE game_id = ? AND to_addr LIKE ? AND kind = 'turn'",
-                                   (game, f"%{email}%")))
+    return len([m for m in mails_to(service, email) if m["game_id"] == game and m["kind"] == "turn"])
 
 
 def test_a_seat_on_autopilot_is_not_mailed_its_turn_until_its_player_is_back(service: Service, game: str) -> None:
