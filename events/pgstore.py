@@ -25,7 +25,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from events.envelope import GENESIS_HASH, Event
 from events.store import (
     _EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable, _event_to_row,
-    _row_to_event,
+    _rows_to_events,
 )
 from events.store import write_row as write_row_of_sql
 
@@ -380,7 +380,7 @@ class PostgresEventStore:
             query += " AND seq <= %s"
             params.append(upto_seq)
         rows = self._read(lambda conn: conn.execute(query + " ORDER BY seq", params).fetchall())
-        return [_row_to_event(r) for r in rows]
+        return _rows_to_events(rows)
 
     def game_ids(self) -> list[str]:
         return [r[0] for r in self._read(

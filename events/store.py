@@ -130,15 +130,26 @@ _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(Event))
 _FILL_EVENT_DICT = not hasattr(Event, "__post_init__") and not hasattr(Event, "__slots__")
 
 
-def _row_to_event(row: Sequence[Any]) -> Event:
+def _rows_to_events(rows: Sequence[Sequence[Any]]) -> list[Event]:
+    """Events from stored rows, decoding each distinct cause once: the events of one command share its cause (as
+    the command sealed them, one object), and causes are most of a stream's JSON (the command's text, action and
+    link): decoding each event's cause was half the cost of reading a stream."""
     # Reading a stream is mostly this function (docs/benchmarks.md, "PostgreSQL event store").
-    values = (row[0], row[1], row[2], row[3], _loads(row[4]), row[5], _visibility(row[6]), bool(row[7]),
-              row[8], _loads(row[9]), row[10], row[11])
-    if not _FILL_EVENT_DICT:
-        return Event(*values)
-    event: Event = object.__new__(Event)
-    event.__dict__.update(zip(_EVENT_FIELDS, values))
-    return event
+    causes: dict[str, Any] = {}
+    found = []
+    for row in rows:
+        cause = causes.get(row[9])
+        if cause is None:
+            cause = causes[row[9]] = _loads(row[9])
+        values = (row[0], row[1], row[2], row[3], _loads(row[4]), row[5], _visibility(row[6]), bool(row[7]),
+                  row[8], cause, row[10], row[11])
+        if _FILL_EVENT_DICT:
+            event: Event = object.__new__(Event)
+            event.__dict__.update(zip(_EVENT_FIELDS, values))
+        else:
+            event = Event(*values)
+        found.append(event)
+    return found
 
 
 def stored_as(event: Event, payload_json: str, cause_json: str) -> None:
@@ -170,7 +181,7 @@ def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     # 16 KiB pages keep one game's rows on fewer pages (docs/benchmarks.md); it only takes effect on a
     # new database, before WAL is set.
-    conn.execute("PRAGMA page_size = 16384")
+    conn.execute(f"PRAGMA page_size = {int(os.environ.get('PBEM_PAGE', '16384'))}")
     _wal(conn, busy_timeout_ms / 1000)
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     # After a checkpoint the WAL file is cut back to this size, instead of keeping its largest size forever.
@@ -420,7 +431,7 @@ class SQLiteEventStore:
             params.append(upto_seq)
         with self._lock:
             rows = self.conn.execute(sql + " ORDER BY seq", params).fetchall()
-        return [_row_to_event(r) for r in rows]
+        return _rows_to_events(rows)
 
     def game_ids(self) -> list[str]:
         with self._lock:
