@@ -7,7 +7,10 @@ cached state only if both match. When the store has moved on (another process's 
 several workers), the cached state is carried forward instead of loaded again: the events after it are read
 and folded onto it, exactly as a snapshot's tail is, if the first of them chains to the cached state's hash
 and none undoes anything the cached state holds; otherwise (an undo reaching back, a damaged or replaced
-record) the game is loaded again. A cache, never trusted: the store's expected-seq check still guards
+record) the game is loaded again. A state more than ``ADVANCE_AT_MOST`` events behind is loaded again too: the
+load starts from the newest snapshot, fewer than ``SNAPSHOT_EVERY`` events from the end, and reading and folding
+a longer tail costs more than reading that snapshot (on a web server of five workers, a game's state is
+typically some forty events behind by the time its next move reaches the same process). A cache, never trusted: the store's expected-seq check still guards
 every write.
 
 One cache serves every service of a process (the web app's pool shares one), so whichever of them
@@ -23,6 +26,9 @@ from typing import Any, Callable
 from events.replay import GameState
 from events.store import EventStore
 
+# Carrying a 2nd-edition Emerald state forward over 16 events cost as much as loading it (a snapshot and a tail of
+# about five events): 117 against 120 µs (docs/benchmarks.md, "Requests per second under gunicorn").
+ADVANCE_AT_MOST = 16
 KEPT = 16  # games whose latest state is kept by a service of its own (the CLI, the scheduler)
 SHARED_KEPT = 256  # games kept by a process's shared cache (the web app)
 
@@ -47,7 +53,7 @@ class StateCache:
                 self.hits += 1
                 return found
         state = None
-        if found is not None and found.seq < seq and advance is not None:
+        if found is not None and found.seq < seq <= found.seq + ADVANCE_AT_MOST and advance is not None:
             state = advance(found)
             if state is not None:
                 self.advances += 1

@@ -10,7 +10,7 @@ from pathlib import Path
 from delivery import make_settings
 from events.handling import Cause, UndoRefused
 from pbem.service import Player, Service
-from pbem.statecache import StateCache
+from pbem.statecache import ADVANCE_AT_MOST, StateCache
 
 PLAYERS = [Player.parse(e) for e in ("ann@example.org", "ben@example.org", "cy@example.org")]
 
@@ -42,11 +42,27 @@ def test_a_state_another_process_moved_on_from_is_carried_forward_to_the_loaded_
     cached = a.load(game_id)
     assert (a.states.loads, a.states.advances) == (1, 0)
     assert a.load(game_id) is cached and a.states.hits == 1  # nothing appended: the same object
-    play(b, game_id, 6, random.Random(3))
+    play(b, game_id, 2, random.Random(3))
+    assert cached.seq < b.store.last(game_id)[0] <= cached.seq + ADVANCE_AT_MOST
     now = a.load(game_id)
-    assert (a.states.loads, a.states.advances) == (1, 1)  # the 6 moves folded onto the cached state
+    assert (a.states.loads, a.states.advances) == (1, 1)  # the 2 moves folded onto the cached state
     assert now.seq > cached.seq
     same(now, b.kernel.load(game_id))  # exactly what loading from the store gives
+    a.close(), b.close()
+
+
+def test_a_state_far_behind_is_loaded_again_from_the_newest_snapshot(tmp_path: Path) -> None:
+    a, b = two_services(tmp_path)
+    game_id = a.create_game("emerald", PLAYERS, seed="cache-far").after.game_id
+    a.states = StateCache()
+    cached = a.load(game_id)
+    pick = random.Random(3)
+    while b.store.last(game_id)[0] <= cached.seq + ADVANCE_AT_MOST:
+        play(b, game_id, 1, pick)
+    now = a.load(game_id)
+    assert (a.states.loads, a.states.advances) == (2, 0)  # a snapshot and its short tail cost less than the fold
+    same(now, b.kernel.load(game_id))
+    assert a.load(game_id) is now and a.states.hits == 1  # and it is kept
     a.close(), b.close()
 
 
