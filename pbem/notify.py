@@ -275,11 +275,14 @@ class Notifier:
         """A player's daily digest: every game where it is their move, with its deadline and current link.
 
         No mail when nothing waits for them. Written apart from any game: it names no game's record
-        (no witness) and moves no game's "since your last mail".
+        (no witness) and moves no game's "since your last mail". A seat on autopilot is left out: the
+        scheduler plays its prompt, not the player (as its turn mails are held, ``for_command``).
         """
         games = []
         for row in service.games_of(str(player["player_id"])):
             if row["status"] != "running" or not row["due_at"]:
+                continue
+            if autopilot.status(service.store, str(row["game_id"]), int(row["seat"]))["autopilot"]:
                 continue
             games.append({"title": row["title"], "game_id": row["game_id"], "name": row["name"],
                           "what": "your turn" if row["kind"] == "turn" else "a decision for you",

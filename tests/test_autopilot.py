@@ -15,7 +15,9 @@ from pbem import seatlife
 from pbem.autopilot import status
 from pbem.delivery import TIMED_OUT
 from pbem.mail.dispatch import dispatch
+from pbem.mail.outbox import draft_of
 from pbem.mail.transport import SMTPTransport
+from pbem.people import set_mail
 from pbem.seat_events import AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED, SEAT_REPLACED, SEAT_RESIGNED
 from pbem.service import Player, Service, ServiceError
 
@@ -130,6 +132,24 @@ def test_a_seat_on_autopilot_is_not_mailed_its_turn_until_its_player_is_back(ser
     service.act(game, BEN.email, "pass", cause=CLI)  # and her next turn too
     assert turn_mails(service, game, ANN.email) == before + 2
     assert turn_mails(service, game, BEN.email) > 0
+
+
+def test_a_daily_digest_leaves_out_a_game_whose_seat_is_on_autopilot(service: Service, game: str) -> None:
+    other = service.create_game("highdie", [ANN, BEN], seed="d2").after.game_id  # Ann's turn here too
+    set_mail(service.store, service.player_id(ANN.email), "daily", "off")
+    for _ in range(3):
+        run_out(service, game, 0)
+        service.act(game, BEN.email, "pass", cause=CLI)
+    assert status(service.store, game, 0)["autopilot"] == 1  # and her turn again, not yet played by the scheduler
+    assert service.store.query("SELECT seat FROM deadlines WHERE game_id = ? AND seat = 0", (game,))
+    player = service.store.query("SELECT * FROM players WHERE email = ?", (ANN.email,))[0]
+    [mail] = [r for r in service.notifier.digest(service, player, datetime.now(timezone.utc)) if r.table == "outbox"]
+    assert mail.values["subject"].startswith("[pbem] Your move in 1 game ")
+    listed = [g["game_id"] for g in draft_of(mail.values)["context"]["games"]]
+    assert listed == [other]
+    service.seat_command(game, 0, "take-back", cause=CLI)  # back: the game is hers to play again
+    [mail] = [r for r in service.notifier.digest(service, player, datetime.now(timezone.utc)) if r.table == "outbox"]
+    assert mail.values["subject"].startswith("[pbem] Your move in 2 games ")
 
 
 def test_a_tampered_autopilot_move_fails_verification(service: Service, game: str) -> None:
