@@ -18,7 +18,7 @@ def _cat() -> Any:
     return catalog(load_data(None))
 
 
-Line = Callable[[str, Mapping[str, Any]], str]
+Line = Callable[[Mapping[str, Any], str], str]
 
 
 def _card(card: Any) -> str:
@@ -64,57 +64,57 @@ def _step(who: str, step: Any) -> str:
     return f"{who} goes on: {STEPS.get(str(name), 'the action continues')}."
 
 
-# What each event says, from the acting seat ("seat N", which the kernel turns into a name) and the payload:
+# What each event says, from its payload and the acting seat ("seat N", which the kernel turns into a name):
 # one table for every call (it was built again, forty closures, for each line described).
 LINES: dict[str, Line] = {
-    "StacksDealt": lambda s, p: "The Game Card spaces were dealt.",
-    "CardsBoxed": lambda s, p: f"{len(p['cards'])} game cards stay in the box.",
-    "CardRevealed": lambda s, p: f"{_card(p['card'])} is turned face up in {_city(p['city'])}.",
-    "RoyaltySlid": lambda s, p: f"{_card(p['card'])} slides to the Royalty slot of {_city(p['city'])}.",
-    "DeckShuffled": lambda s, p: f"{s}'s deck is shuffled.",
-    "DiscardReshuffled": lambda s, p: f"{s} shuffles {p['count']} discarded cards into a new deck.",
-    "CardsDrawn": lambda s, p: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
-    "CardsDrawnCount": lambda s, p: f"{s} draws {_n(p['count'], 'card')}.",
-    "IdentityDealt": lambda s, p: f"{s} is a {p['identity'].capitalize()}.",
-    "IdentitiesDealt": lambda s, p: f"{p['count']} Secret Identity cards are dealt.",
-    "FirstPlayerChosen": lambda s, p: f"{s} goes first.",
-    "AgentPlaced": lambda s, p: f"{s} places {_n(p.get('count', 1), 'agent')} in {_city(p['city'])}.",
-    "AgentRemoved": lambda s, p: f"{s} loses {_n(p.get('count', 1), 'agent')} from {_city(p['city'])}"
+    "StacksDealt": lambda p, s: "The Game Card spaces were dealt.",
+    "CardsBoxed": lambda p, s: f"{len(p['cards'])} game cards stay in the box.",
+    "CardRevealed": lambda p, s: f"{_card(p['card'])} is turned face up in {_city(p['city'])}.",
+    "RoyaltySlid": lambda p, s: f"{_card(p['card'])} slides to the Royalty slot of {_city(p['city'])}.",
+    "DeckShuffled": lambda p, s: f"{s}'s deck is shuffled.",
+    "DiscardReshuffled": lambda p, s: f"{s} shuffles {p['count']} discarded cards into a new deck.",
+    "CardsDrawn": lambda p, s: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
+    "CardsDrawnCount": lambda p, s: f"{s} draws {_n(p['count'], 'card')}.",
+    "IdentityDealt": lambda p, s: f"{s} is a {p['identity'].capitalize()}.",
+    "IdentitiesDealt": lambda p, s: f"{p['count']} Secret Identity cards are dealt.",
+    "FirstPlayerChosen": lambda p, s: f"{s} goes first.",
+    "AgentPlaced": lambda p, s: f"{s} places {_n(p.get('count', 1), 'agent')} in {_city(p['city'])}.",
+    "AgentRemoved": lambda p, s: f"{s} loses {_n(p.get('count', 1), 'agent')} from {_city(p['city'])}"
                                  + {"trophy": " (onto the assassin's card)", "migo": " (onto Mi-Go)",
                                     "yog": " (onto Yog-Sothoth)"}.get(p["to"], "") + ".",
-    "AgentMoved": lambda s, p: f"{s} moves an agent from {_city(p['from'])} to {_city(p['to'])}.",
-    "CubesMoved": lambda s, p: f"{s} moves {_n(p['count'], 'cube')} from {_where(p['from'])} to {_where(p['to'])}.",
-    "CubesCleared": lambda s, p: f"The cubes in {_city(p['city'])} leave: {s}'s to Limbo, the others' to their stock.",
-    "CardsPlayed": lambda s, p: f"{s} plays {', '.join(_card(c) for c in p['cards'])}"
+    "AgentMoved": lambda p, s: f"{s} moves an agent from {_city(p['from'])} to {_city(p['to'])}.",
+    "CubesMoved": lambda p, s: f"{s} moves {_n(p['count'], 'cube')} from {_where(p['from'])} to {_where(p['to'])}.",
+    "CubesCleared": lambda p, s: f"The cubes in {_city(p['city'])} leave: {s}'s to Limbo, the others' to their stock.",
+    "CardsPlayed": lambda p, s: f"{s} plays {', '.join(_card(c) for c in p['cards'])}"
                                 + {"removed": " (out of the game)",
                                    "kept": " (beside their identity card)"}.get(p["to"], "") + ".",
-    "CardClaimed": lambda s, p: f"{s} claims {_card(p['card'])} from {_city(p['city'])}.",
-    "CardRemoved": lambda s, p: f"{_card(p['card'])} is removed from the game.",
-    "VPScored": lambda s, p: f"{s} {'scores' if p['amount'] >= 0 else 'loses'} {abs(p['amount'])} {p['type']} VP"
+    "CardClaimed": lambda p, s: f"{s} claims {_card(p['card'])} from {_city(p['city'])}.",
+    "CardRemoved": lambda p, s: f"{_card(p['card'])} is removed from the game.",
+    "VPScored": lambda p, s: f"{s} {'scores' if p['amount'] >= 0 else 'loses'} {abs(p['amount'])} {p['type']} VP"
                              + (f" ({p['reason']})" if p.get("reason") else "") + ".",
-    "KillScored": lambda s, p: f"{s} scores {p['amount']} VP for assassinating an agent of {_p(p['victim'])}.",
-    "MarkerMoved": lambda s, p: (f"The {'Restorationist' if p['track'] == 'resto' else 'Loyalist'} marker moves "
+    "KillScored": lambda p, s: f"{s} scores {p['amount']} VP for assassinating an agent of {_p(p['victim'])}.",
+    "MarkerMoved": lambda p, s: (f"The {'Restorationist' if p['track'] == 'resto' else 'Loyalist'} marker moves "
                                  f"to {p['to']}."),
-    "SanityRolled": lambda s, p: f"{s} rolls the Sanity die: {'insanity!' if p['face'] == 'insane' else 'blank'}.",
-    "SanityChanged": lambda s, p: f"{s} now has {_n(p['to'], 'sanity token')}.",
-    "RoyaltyTaken": lambda s, p: f"{s} {'assassinates' if p['how'] == 'assassinated' else 'hides'} {_card(p['card'])}.",
-    "IdentityRevealed": lambda s, p: f"{s} reveals: {p['side'].capitalize()}.",
-    "IdentityLooked": lambda s, p: f"{s} looks at {_p(p['target'])}'s Secret Identity card.",
-    "IdentitySeen": lambda s, p: f"{s} sees that {_p(p['target'])} holds a {p['identity'].capitalize()} card.",
-    "SideChanged": lambda s, p: f"{s} has a Change of Heart.",
-    "BlackHandPlayed": lambda s, p: f"{s} plays The Black Hand.",
-    "ZombiesPlaced": lambda s, p: f"{s} places {_n(p['count'], 'zombie')} in {_city(p['city'])}.",
-    "ZombiesRemoved": lambda s, p: (f"{_n(p['count'], 'zombie')} leave{'s' if p['count'] == 1 else ''} "
+    "SanityRolled": lambda p, s: f"{s} rolls the Sanity die: {'insanity!' if p['face'] == 'insane' else 'blank'}.",
+    "SanityChanged": lambda p, s: f"{s} now has {_n(p['to'], 'sanity token')}.",
+    "RoyaltyTaken": lambda p, s: f"{s} {'assassinates' if p['how'] == 'assassinated' else 'hides'} {_card(p['card'])}.",
+    "IdentityRevealed": lambda p, s: f"{s} reveals: {p['side'].capitalize()}.",
+    "IdentityLooked": lambda p, s: f"{s} looks at {_p(p['target'])}'s Secret Identity card.",
+    "IdentitySeen": lambda p, s: f"{s} sees that {_p(p['target'])} holds a {p['identity'].capitalize()} card.",
+    "SideChanged": lambda p, s: f"{s} has a Change of Heart.",
+    "BlackHandPlayed": lambda p, s: f"{s} plays The Black Hand.",
+    "ZombiesPlaced": lambda p, s: f"{s} places {_n(p['count'], 'zombie')} in {_city(p['city'])}.",
+    "ZombiesRemoved": lambda p, s: (f"{_n(p['count'], 'zombie')} leave{'s' if p['count'] == 1 else ''} "
                                     f"{_city(p['city'])}."),
-    "ZombieCardsVoided": lambda s, p: "The Zombie and Vampire cards are out of the game.",
-    "StepSet": lambda s, p: _step(s, p.get("step")),
-    "ActionCompleted": lambda s, p: f"{s} completes action {p.get('number', '')}.",
-    "InterruptOffered": lambda s, p: f"{s} may respond.",
-    "InterruptAnswered": lambda s, p: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'lets it happen'}.",
-    "InterruptClosed": lambda s, p: "The interrupt window closes.",
-    "AgentsOwed": lambda s, p: f"{s} must place {_n(p['count'], 'agent')}.",
-    "TurnStarted": lambda s, p: f"Turn {p['turn']}: {s} to play.",
-    "GameEnded": lambda s, p: "The game is over: " + ", ".join(f"{_p(k)} ends a {str(v).capitalize()}"
+    "ZombieCardsVoided": lambda p, s: "The Zombie and Vampire cards are out of the game.",
+    "StepSet": lambda p, s: _step(s, p.get("step")),
+    "ActionCompleted": lambda p, s: f"{s} completes action {p.get('number', '')}.",
+    "InterruptOffered": lambda p, s: f"{s} may respond.",
+    "InterruptAnswered": lambda p, s: f"{s} {'plays ' + _card(p['card']) if p['used'] else 'lets it happen'}.",
+    "InterruptClosed": lambda p, s: "The interrupt window closes.",
+    "AgentsOwed": lambda p, s: f"{s} must place {_n(p['count'], 'agent')}.",
+    "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
+    "GameEnded": lambda p, s: "The game is over: " + ", ".join(f"{_p(k)} ends a {str(v).capitalize()}"
                                                               for k, v in sorted(p["sides"].items())) + ".",
 }
 
@@ -140,4 +140,4 @@ def describe(event: Event, seat: int | None) -> str:
             else text[0].upper() + text[1:] + "."
     p: Mapping[str, Any] = event.payload
     fn = LINES.get(name)
-    return str(fn(_p(p.get("seat")), p)) if fn else name
+    return str(fn(p, _p(p.get("seat")))) if fn else name

@@ -97,6 +97,51 @@ def repeats(event: Event, seat: int | None) -> bool:
     return twin_repeats(event, seat, TWINS)
 
 
+# What each event says, from its payload and the acting seat ("seat N", which the kernel turns into a name):
+# one table for every call, not a closure per event type built again for each line.
+LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
+    "DeckShuffled": lambda p, s: "The character deck is shuffled.",
+    "EventsShuffled": lambda p, s: "The Random Events are shuffled.",
+    "PersonalityDealt": lambda p, s: f"{s} is dealt {_people({str(p['seat']): p['personality']}).split(' was ')[1]}.",
+    "PersonalitiesDealt": lambda p, s: f"Each of the {p['count']} players is dealt a personality face down.",
+    "PersonalitiesSetAside": lambda p, s: "The other personalities are set aside.",
+    "MoneyMoved": lambda p, s: f"{_p(p['from'])} pays {_p(p['to'])} £{p['amount']}"
+                                + (f" ({MONEY_WHY.get(p['why'], p['why'])})" if p.get("why") else "") + ".",
+    "CardsDrawn": lambda p, s: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
+    "CardsDrawnCount": lambda p, s: f"{s} draws {_n(p['count'], 'card')}.",
+    "CardPlayed": lambda p, s: f"{s} plays {_card(p['card'])}.",
+    "CardDiscarded": lambda p, s: f"{s} discards {_card(p['card'])}.",
+    "LoanTaken": lambda p, s: f"{s} takes out a loan with {_card(p['card'])}.",
+    "CardsRevealed": lambda p, s: f"Fog: {', '.join(_card(c) for c in p['cards'])} are drawn and discarded.",
+    "AgentPlaced": lambda p, s: f"{s} places an agent in {_area(p['area'])}.",
+    "AgentRemoved": lambda p, s: (f"An agent of {s} in {_area(p['area'])} "
+                                  f"{WHY.get(p.get('why', ''), 'leaves the board')}."),
+    "AgentMoved": lambda p, s: f"An agent of {s} moves from {_area(p['from'])} to {_area(p['to'])}"
+                                + (" (flood)" if p.get("why") == "flood" else "") + ".",
+    "BuildingPlaced": lambda p, s: f"{s} builds in {_area(p['area'])} and takes its City Area card.",
+    "BuildingRemoved": lambda p, s: f"The building of {s} in {_area(p['area'])} is removed"
+                                     + (f" ({p['why'].replace('_', ' ')})" if p.get("why") else "") + ".",
+    "PawnPlaced": lambda p, s: (f"A {'Grenadier' if p['pawn'] == 'grenadier' else 'New Citizen'} arrives in "
+                                f"{_area(p['area'])}."),
+    "PawnRemoved": lambda p, s: (f"A {'Grenadier' if p['pawn'] == 'grenadier' else 'New Citizen'} leaves "
+                                 f"{_area(p['area'])}."),
+    "TroublePlaced": lambda p, s: f"Trouble breaks out in {_area(p['area'])}.",
+    "TroubleRemoved": lambda p, s: f"The trouble in {_area(p['area'])} is over.",
+    "PowerUsed": lambda p, s: f"{s} uses the power of {_area(p['area'])}.",
+    "PowerDisabled": lambda p, s: (f"Inigo Jones: the power of {_area(p['area'])} is lost for the rest of "
+                                   "the game."),
+    "EventDrawn": lambda p, s: f"Random Event: {_event(p['event'])}!",
+    "DieRolled": lambda p, s: f"The die shows {p['face']}: {_area(p['area'])}.",
+    "InterruptAnswered": lambda p, s: f"{s} " + (f"stops it with {_card(p['card'])}." if p["used"]
+                                                 else "lets it happen."),
+    "StepSet": lambda p, s: _step(p.get("pending") or {}),
+    "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
+    "GameEnded": lambda p, s: f"The game is over ({ENDS.get(p['reason'], p['reason'])}). Winners: "
+                               + (", ".join(_p(w) for w in p["winners"]) or "nobody") + ". "
+                               + _people(p["personalities"]) + ".",
+}
+
+
 def describe(event: Event, seat: int | None) -> str:
     """The kernel replaces "seat N" by display names where it can; card names come from the default data."""
     name = event.type.split(".", 1)[-1]
@@ -107,42 +152,6 @@ def describe(event: Event, seat: int | None) -> str:
             return f"{_p(p.get('seat'))} {hidden[name]}."
         return {"DeckShuffled": "The character deck is shuffled.", "EventsShuffled": "The Random Events are shuffled.",
                 "PersonalitiesSetAside": "The other personalities are set aside unseen."}.get(name, "Something hidden happens.")
-    s = _p(p.get("seat"))
-    lines: dict[str, Callable[[], str]] = {
-        "DeckShuffled": lambda: "The character deck is shuffled.",
-        "EventsShuffled": lambda: "The Random Events are shuffled.",
-        "PersonalityDealt": lambda: f"{s} is dealt {_people({str(p['seat']): p['personality']}).split(' was ')[1]}.",
-        "PersonalitiesDealt": lambda: f"Each of the {p['count']} players is dealt a personality face down.",
-        "PersonalitiesSetAside": lambda: "The other personalities are set aside.",
-        "MoneyMoved": lambda: f"{_p(p['from'])} pays {_p(p['to'])} £{p['amount']}"
-                              + (f" ({MONEY_WHY.get(p['why'], p['why'])})" if p.get("why") else "") + ".",
-        "CardsDrawn": lambda: f"{s} draws {', '.join(_card(c) for c in p['cards'])}.",
-        "CardsDrawnCount": lambda: f"{s} draws {_n(p['count'], 'card')}.",
-        "CardPlayed": lambda: f"{s} plays {_card(p['card'])}.",
-        "CardDiscarded": lambda: f"{s} discards {_card(p['card'])}.",
-        "LoanTaken": lambda: f"{s} takes out a loan with {_card(p['card'])}.",
-        "CardsRevealed": lambda: f"Fog: {', '.join(_card(c) for c in p['cards'])} are drawn and discarded.",
-        "AgentPlaced": lambda: f"{s} places an agent in {_area(p['area'])}.",
-        "AgentRemoved": lambda: f"An agent of {s} in {_area(p['area'])} {WHY.get(p.get('why', ''), 'leaves the board')}.",
-        "AgentMoved": lambda: f"An agent of {s} moves from {_area(p['from'])} to {_area(p['to'])}"
-                              + (" (flood)" if p.get("why") == "flood" else "") + ".",
-        "BuildingPlaced": lambda: f"{s} builds in {_area(p['area'])} and takes its City Area card.",
-        "BuildingRemoved": lambda: f"The building of {s} in {_area(p['area'])} is removed"
-                                   + (f" ({p['why'].replace('_', ' ')})" if p.get("why") else "") + ".",
-        "PawnPlaced": lambda: f"A {'Grenadier' if p['pawn'] == 'grenadier' else 'New Citizen'} arrives in {_area(p['area'])}.",
-        "PawnRemoved": lambda: f"A {'Grenadier' if p['pawn'] == 'grenadier' else 'New Citizen'} leaves {_area(p['area'])}.",
-        "TroublePlaced": lambda: f"Trouble breaks out in {_area(p['area'])}.",
-        "TroubleRemoved": lambda: f"The trouble in {_area(p['area'])} is over.",
-        "PowerUsed": lambda: f"{s} uses the power of {_area(p['area'])}.",
-        "PowerDisabled": lambda: f"Inigo Jones: the power of {_area(p['area'])} is lost for the rest of the game.",
-        "EventDrawn": lambda: f"Random Event: {_event(p['event'])}!",
-        "DieRolled": lambda: f"The die shows {p['face']}: {_area(p['area'])}.",
-        "InterruptAnswered": lambda: f"{s} " + (f"stops it with {_card(p['card'])}." if p["used"] else "lets it happen."),
-        "StepSet": lambda: _step(p.get("pending") or {}),
-        "TurnStarted": lambda: f"Turn {p['turn']}: {s} to play.",
-        "GameEnded": lambda: f"The game is over ({ENDS.get(p['reason'], p['reason'])}). Winners: "
-                             + (", ".join(_p(w) for w in p["winners"]) or "nobody") + ". " + _people(p["personalities"]) + ".",
-    }
-    fn = lines.get(name)
-    line = fn() if fn else name
+    fn = LINES.get(name)
+    line = fn(p, _p(p.get("seat"))) if fn else name
     return "The" + line[3:] if line.startswith("the ") else line
