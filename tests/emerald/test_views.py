@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from events.envelope import Event, Visibility
 from pbem.games.emerald import RULES
-from tests.emerald.harness import Game, random_playout, started
+from tests.emerald.harness import Game, give, put, random_playout, start_card, started
 
 
 def test_a_player_sees_the_board_their_hand_identity_and_sanity() -> None:
@@ -80,3 +81,38 @@ def test_a_draw_is_read_once_by_each_reader() -> None:
     assert [RULES.repeats(e, 1) for e in (private, public)] == [True, False]
     assert [RULES.repeats(e, None) for e in (private, public)] == [True, False]
     assert not RULES.repeats(_told("emerald.CardsPlayed", {"seat": 0, "cards": [301]}, Visibility.public()), 1)
+
+
+def test_the_end_of_a_step_is_read_once_in_the_line_that_completes_the_action() -> None:
+    """Moving agents ends with "done": the log says the action is completed, not also that Ann is done with it."""
+    g = started()
+    put(g, "paris", 0, agents=2)
+    give(g, 0, start_card(0, "S008"), start_card(0, "S009"))
+    g.do("move 2 agents using 208 209")
+    g.do("move agent from Paris to St. Petersburg")
+    done = g.do("done")
+    assert g.types(done) == ["StepSet", "ActionCompleted"]
+    assert [RULES.describe(e, 1) for e in done] == ["seat 0 is done with that action.", "seat 0 completes action 1."]
+    read = [RULES.describe(e, seat) for e in done for seat in (0, 1, None) if not RULES.repeats(e, seat)]
+    assert read == ["seat 0 completes action 1."] * 3  # every reader, once
+    going_on = [e for e in g.events if e.type == "emerald.StepSet" and e.payload["step"]]
+    assert going_on and not any(RULES.repeats(e, 1) for e in going_on)  # "goes on: moving agents" is read
+
+
+def test_in_random_games_a_step_ends_only_where_another_line_of_the_command_follows_it() -> None:
+    """What lets the log leave "done with that action" out: in every action of 20 random games that ends a step,
+    a later event of the same action is read by every reader."""
+    ended = 0
+    for seed in range(20):
+        g = Game.new(3 + seed % 3, seed=f"step-end-{seed}")
+        chooser = random.Random(seed)
+        while RULES.prompts(g.state):
+            seat = next(iter(RULES.prompts(g.state)))
+            legal = RULES.legal_actions(g.state, seat)
+            events = g.act(seat, chooser.choice([a for a in legal if a["kind"] not in ("pass", "discard")] or legal))
+            for n, event in enumerate(events):
+                if event.type == "emerald.StepSet" and not event.payload["step"]:
+                    ended += 1
+                    for reader in (0, 1, None):
+                        assert any(not RULES.repeats(e, reader) and RULES.describe(e, reader) for e in events[n + 1:])
+    assert ended > 100

@@ -123,7 +123,11 @@ TWINS = {"CardsDrawn": "CardsDrawnCount"}  # a draw: the cards to the drawer, th
 
 
 def repeats(event: Event, seat: int | None) -> bool:
-    """Whether the event's line only repeats, for this reader, the other line of the same draw."""
+    """Whether the event's line only repeats, for this reader, another line of the same command: the other line of
+    a draw, or "done with that action" (a step's end is only recorded where the command goes on to complete the
+    action, end the turn or assassinate, and that line says it)."""
+    if event.type == "emerald.StepSet" and not event.payload.get("step"):
+        return True
     return twin_repeats(event, seat, TWINS)
 
 
