@@ -181,7 +181,7 @@ def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     # 16 KiB pages keep one game's rows on fewer pages (docs/benchmarks.md); it only takes effect on a
     # new database, before WAL is set.
-    conn.execute(f"PRAGMA page_size = {int(os.environ.get('PBEM_PAGE', '16384'))}")
+    conn.execute("PRAGMA page_size = 16384")
     _wal(conn, busy_timeout_ms / 1000)
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     # After a checkpoint the WAL file is cut back to this size, instead of keeping its largest size forever.

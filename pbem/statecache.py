@@ -10,8 +10,8 @@ and none undoes anything the cached state holds; otherwise (an undo reaching bac
 record) the game is loaded again. A state more than ``ADVANCE_AT_MOST`` events behind is loaded again too: the
 load starts from the newest snapshot, fewer than ``SNAPSHOT_EVERY`` events from the end, and reading and folding
 a longer tail costs more than reading that snapshot (on a web server of five workers, a game's state is
-typically some forty events behind by the time its next move reaches the same process). A cache, never trusted: the store's expected-seq check still guards
-every write.
+typically some forty events behind by the time its next move reaches the same process). A cache, never trusted:
+the store's expected-seq check still guards every write.
 
 One cache serves every service of a process (the web app's pool shares one), so whichever of them
 serves a game's next request finds its state; it is guarded by a lock.
