@@ -282,7 +282,8 @@ def test_forged_and_foreign_links_are_refused(client: FlaskClient, service: Serv
     client.post(path, data=form(csrf_of(text(client.get(path)))))
     invitation = post.link("ann@example.org", "Accept").split("?")[0]
     muster_id = muster.listing(service.store)[0]["muster_id"]
-    assert client.get(invitation[:-2] + "xx").status_code == 403
+    # a character of the signature changed (not the last: its low bits are base64's padding, which decoding drops)
+    assert client.get(invitation[:-10] + ("x" if invitation[-10] != "x" else "y") + invitation[-9:]).status_code == 403
     assert client.get(f"/invitation/{links.make('invite', f'{muster_id}.9.2')}").status_code == 404
     assert client.get(f"/muster/{links.make('muster', 'muster-0000000000')}").status_code == 404
     assert client.get(f"/games/{muster_id}").status_code == 404  # a muster's stream is no game
