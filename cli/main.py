@@ -296,6 +296,7 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
     from pbem.scheduler import SchedulerRunning, build, scheduler_lock
     from pbem.web import create_app
     from pbem.web.dev import notice
+    from pbem.web.requestlog import PlainRequests
 
     config.init_instance(ctx.obj["instance"])
     configured = _settings(ctx)
@@ -321,7 +322,8 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
         with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             scheduler = build(settings, blocking=False, lock=lock)
             scheduler.start()
-            server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True)
+            server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True,
+                                 request_handler=PlainRequests)
             click.echo(f"pbem serving {settings['base_url']} (listening on {settings['host']}:{settings['port']}); "
                        f"instance {settings.instance}")
             click.echo(notice(settings))

@@ -18,5 +18,8 @@ timeout = 30
 graceful_timeout = 20
 accesslog = "-"
 errorlog = "-"
+# Access lines name each request's path, and a link's token is its bearer's key: the lines keep what names the link
+# (its game, seat and move, its id as audits give it) and drop what opens it (pbem/web/requestlog.py).
+logger_class = "pbem.web.gunicorn_log.RedactingLogger"
 # Behind the reverse proxy: trust its X-Forwarded-* headers only from loopback.
 forwarded_allow_ips = "127.0.0.1"

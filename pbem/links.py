@@ -18,6 +18,16 @@ from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 # newgame: an organiser's new-game page; invite: one invitation of a muster; muster: the organiser's muster page
 PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster")
 TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
+# The end of a token: its timestamp (6 characters) and its signature (HMAC-SHA1, 27 characters), of which the first
+# 12 are the link's id (``Claims.link_id``, as audits name it). What opens the link is the whole signature.
+SIGNED = re.compile(r"(\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{12})[A-Za-z0-9_\-]{15}(?![A-Za-z0-9_\-])")
+
+
+def redact(text: str) -> str:
+    """``text`` (a path, a request line, a log message) with every token in it cut after its link id: what names
+    the link stays (its subject, when it was issued, its id), what opens it goes. For logs, where a link's bearer
+    would otherwise read a player's private view, or act for them."""
+    return SIGNED.sub(r"\1...", text) if "." in text else text
 
 
 class LinkError(Exception):

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 from pbem import config
 from pbem.delivery import utc
 from pbem.people import reader_time
-from pbem.links import Links
+from pbem.links import Links, redact
 from pbem.presentation import board_svg, present
 from pbem.statecache import SHARED_KEPT, StateCache
 from events.handling import StaleCommand
@@ -134,14 +134,14 @@ def damaged(err: GameDamaged) -> Any:
 
 def unavailable(err: StoreUnavailable) -> Any:
     """The database cannot be reached (restarting): 503, nothing written; the next request may work."""
-    log.warning("database unavailable on %s %s: %s", request.method, request.path, err)
+    log.warning("database unavailable on %s %s: %s", request.method, redact(request.path), err)
     response = error_response(PageError(503, "Try again in a moment", "The game's database cannot be reached just "
                                         "now; nothing was changed. Try again in a minute.", "database_unavailable"))
     return response
 
 
 def unexpected_error(err: Exception) -> Any:
-    log.exception("unexpected error on %s %s", request.method, request.path)
+    log.exception("unexpected error on %s %s", request.method, redact(request.path))
     if request.path.startswith("/api/"):
         from flask import jsonify
         return jsonify({"error": "internal", "message": "Something went wrong on the server; it was logged."}), 500
