@@ -12,14 +12,20 @@ Every line pbem's servers write about a request goes through ``pbem.links.redact
 
 from __future__ import annotations
 
+from typing import Any
+
 from werkzeug.serving import WSGIRequestHandler
 
 from pbem.links import redact
 
 
 class PlainRequests(WSGIRequestHandler):
-    """werkzeug's request handler, logging ``"GET /play/<subject>.<time>.<link id>... HTTP/1.1" 200 -``."""
+    """werkzeug's request handler, logging ``"GET /play/<subject>.<time>.<link id>... HTTP/1.1" 200 -``, and its
+    other lines (a malformed request's) redacted alike."""
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         line = getattr(self, "requestline", "") or "-"
-        self.log("info", '"%s" %s %s', redact(line.translate(self._control_char_table)), code, size)
+        self.log("info", '"%s" %s %s', line.translate(self._control_char_table), code, size)
+
+    def log(self, type: str, message: str, *args: Any) -> None:
+        super().log(type, message, *(redact(arg) if isinstance(arg, str) else arg for arg in args))
