@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -58,3 +59,14 @@ def open_service(ctx: click.Context) -> Iterator[Service]:
 def setup_logging() -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)  # its every run is noise; pbem logs what it did
+
+
+def stop_on_sigterm() -> None:
+    """Stop a long-running command on SIGTERM as on Ctrl-C: ``systemctl stop``, ``kill`` and container
+    runtimes send SIGTERM, whose default ends the process at once, in the middle of a job. Raised as
+    ``KeyboardInterrupt`` in the main thread, it lets the running jobs finish and the scheduler lock go.
+    """
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)

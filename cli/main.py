@@ -13,6 +13,7 @@ from cli.common import load_settings as _settings
 from cli.common import open_service
 from cli.common import print_json as _print_json
 from cli.common import setup_logging as _logging
+from cli.common import stop_on_sigterm
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
@@ -318,6 +319,7 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
         else:
             click.echo("the instance has games already: no new demo game (use `pbem demo` for another)")
     app = create_app({"instance": str(settings.instance), **served})
+    stop_on_sigterm()
     try:
         with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             scheduler = build(settings, blocking=False, lock=lock)
@@ -333,8 +335,11 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
                 pass
             finally:
                 scheduler.shutdown(wait=True)
+    except KeyboardInterrupt:
+        pass  # stopped while it waited for the scheduler lock
     except SchedulerRunning as err:
         raise click.ClickException(f"{err}; stop it, or run only the web pages with gunicorn") from None
+    click.echo("pbem stopped")
 
 
 @cli.command()
@@ -350,15 +355,21 @@ def worker(ctx: click.Context) -> None:
 
     settings = _settings(ctx)
     _logging()
+    stop_on_sigterm()
     try:
         with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             click.echo(f"pbem worker for {settings.instance}")
+            scheduler = build(settings, blocking=True, lock=lock)
             try:
-                build(settings, blocking=True, lock=lock).start()
+                scheduler.start()
             except KeyboardInterrupt:
-                pass
+                click.echo("pbem worker stopping: the running jobs finish first")
+                scheduler.shutdown(wait=True)  # before the lock is let go: no second worker overlaps a job
+    except KeyboardInterrupt:
+        pass  # stopped before it started (a worker waiting for the lock)
     except SchedulerRunning as err:
         raise click.ClickException(str(err)) from None
+    click.echo("pbem worker stopped")
 
 
 @cli.command()

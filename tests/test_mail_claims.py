@@ -120,17 +120,57 @@ def test_a_worker_and_two_pbem_mail_send_at_once_deliver_each_mail_once(service:
             while status(service.store)["counts"] != {"sent": 80} and time.time() < deadline:
                 time.sleep(0.1)
         finally:
-            worker.send_signal(signal.SIGINT)
+            worker.send_signal(signal.SIGTERM)  # as systemd stops it
             worker_output = worker.communicate(timeout=60)[0]
     finally:
         server.stop()
     assert [s.returncode for s in senders] == [0, 0], outputs
-    assert worker.returncode == 0, worker_output
+    assert worker.returncode == 0 and "pbem worker stopped" in worker_output, worker_output
     counts = received(inbox)
     assert set(counts) == ids and max(counts.values()) == 1, f"sent twice: {[m for m, n in counts.items() if n > 1]}"
     assert status(service.store)["counts"] == {"sent": 80}
     owners = service.store.query("SELECT DISTINCT sender FROM mail_attempts")
     assert len(owners) > 1, "the senders did not overlap; the test proves nothing"
+
+
+class Watched(SlowInbox):
+    """A slow server that tells when a mail's data starts to arrive."""
+
+    delay = 1.0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sending = threading.Event()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.sending.set()
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_worker_stopped_as_systemd_stops_it_finishes_the_mail_it_is_sending(service: Service) -> None:
+    """SIGTERM mid-send (``systemctl stop``): the running batch ends, every mail is recorded sent, no claim is left
+    for the next sender to wait out, and the worker says it stopped. Before, SIGTERM ended it mid-send."""
+    ids = queue_mails(service, 3)
+    inbox, port = Watched(), free_port()
+    server = smtp_server(inbox, port)
+    env = {**os.environ, "PBEM_INSTANCE": str(service.settings.instance), "PBEM_MAIL_TRANSPORT": "smtp",
+           "PBEM_SMTP_HOST": "127.0.0.1", "PBEM_SMTP_PORT": str(port), "PBEM_SMTP_SECURITY": "none",
+           "PBEM_DISPATCH_SECONDS": "1"}
+    try:
+        worker = subprocess.Popen([sys.executable, "-m", "cli.main", "worker"], cwd=ROOT, env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            assert inbox.sending.wait(timeout=60), "the worker sent nothing"
+            worker.send_signal(signal.SIGTERM)
+        finally:
+            output = worker.communicate(timeout=60)[0]
+    finally:
+        server.stop()
+    assert worker.returncode == 0, output
+    assert "pbem worker stopping: the running jobs finish first" in output and output.rstrip().endswith(
+        "pbem worker stopped"), output
+    assert set(received(inbox)) == ids and len(inbox.messages) == 3
+    assert status(service.store)["counts"] == {"sent": 3} and status(service.store)["claims"] == []
 
 
 def smtp(port: int) -> SMTPTransport:

@@ -64,9 +64,10 @@ def workers(service: Service, url: str, port: int, count: int) -> list[subproces
 
 
 def stop(processes: list[subprocess.Popen[str]]) -> list[str]:
+    """Stop as systemd does (SIGTERM): each worker finishes its running jobs and says it stopped."""
     for process in processes:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGTERM)
     return [process.communicate(timeout=60)[0] for process in processes]
 
 
@@ -97,6 +98,7 @@ def test_two_workers_on_one_database_send_each_mail_once_and_one_leads(node: tup
     assert len(sending_processes(service)) == 1, "both workers sent"
     assert sum("waits to take over" in out for out in outputs) == 1, outputs
     assert all(p.returncode == 0 for p in started), outputs
+    assert all(out.rstrip().endswith("pbem worker stopped") for out in outputs), outputs
 
 
 def test_a_worker_killed_mid_batch_loses_nothing_and_the_other_takes_over(node: tuple[Service, str]) -> None:

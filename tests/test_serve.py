@@ -52,9 +52,9 @@ def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: P
         out, _ = second.communicate(timeout=60)
         assert second.returncode == 1 and "already running" in out
     finally:
-        server.send_signal(signal.SIGINT)
+        server.send_signal(signal.SIGTERM)  # as systemd or `kill` stops it
         out, _ = server.communicate(timeout=60)
-    assert server.returncode == 0, out
+    assert server.returncode == 0 and out.rstrip().endswith("pbem stopped"), out
     assert "pbem serving" in out and "Created A Study in Emerald" in out
     assert (tmp_path / "inst" / "pbem.toml").is_file(), "serve creates the instance on first run"
     assert f"Dev mailbox: http://127.0.0.1:{port}/dev/mail (this machine only)" in out
