@@ -22,6 +22,12 @@ seconds apart, so a change in what else the machine does hits both alike; the me
 Goal (issue "lean at scale"): pbem's requests per second at least 0.5x the bare app's (the median of the
 rounds' ratios). Also the p50 and p99 latencies, the server's CPU per request, and any request that was
 not answered 200. A script, not a test.
+
+``--split K`` serves each app as K gunicorns instead of one (each of ``PBEM_WEB_WORKERS`` processes, so
+``PBEM_WEB_WORKERS=1 ... --split 2`` is one process per core here) and sends each client's requests to one
+of them: every move of a game reaches one process, as a proxy hashing on the game id (which a play link
+carries in clear) would send it, without the proxy's own cost. It measures the most such routing could
+give; it is not a shipped config.
 """
 
 from __future__ import annotations
@@ -147,15 +153,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def load(base: str, forms: list[deque[tuple[str, dict[str, str]]]], seconds: float) -> dict[str, Any]:
+def load(bases: list[str], forms: list[deque[tuple[str, dict[str, str]]]], seconds: float) -> dict[str, Any]:
     """Each client posts its own forms in order (taking them from its queue), as fast as answered, until the time
-    is up."""
+    is up; client ``n`` posts to ``bases[n % len(bases)]``."""
     times: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
     stop = time.perf_counter() + seconds
 
-    def client(mine: deque[tuple[str, dict[str, str]]]) -> None:
+    def client(base: str, mine: deque[tuple[str, dict[str, str]]]) -> None:
         while mine:
             if time.perf_counter() >= stop:
                 return
@@ -174,7 +180,7 @@ def load(base: str, forms: list[deque[tuple[str, dict[str, str]]]], seconds: flo
                 if ok:
                     times.append(time.perf_counter() - start)
 
-    threads = [threading.Thread(target=client, args=(mine,)) for mine in forms]
+    threads = [threading.Thread(target=client, args=(bases[n % len(bases)], mine)) for n, mine in enumerate(forms)]
     started = time.perf_counter()
     for t in threads:
         t.start()
@@ -196,6 +202,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--games", type=int, default=3, help="games recorded per client (its supply of moves)")
     parser.add_argument("--moves", type=int, default=400, help="moves recorded per game at most")
+    parser.add_argument("--split", type=int, default=1,
+                        help="gunicorns per app, each client's games sent to one of them (game affinity)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -217,17 +225,17 @@ def main() -> None:
                                                                "seq": str(seq)}))
     service.close()
 
-    servers = {kind: serve(kind, folder) for kind in ("bare", "pbem")}
+    servers = {kind: [serve(kind, folder) for _ in range(args.split)] for kind in ("bare", "pbem")}
     pbem_queues = [deque(mine) for mine in forms]  # each move is sent once, in order
     rounds: list[dict[str, Any]] = []
     try:
         def measure(kind: str, seconds: float) -> dict[str, Any]:
-            child, base = servers[kind]
+            children = [child.pid for child, _ in servers[kind]]
             # the bare app only stores what it is sent: it may be sent the same forms again
             queues = pbem_queues if kind == "pbem" else [deque(mine) for mine in forms]
-            cpu = server_cpu(child.pid)
-            result = load(base, queues, seconds)
-            result["server_cpu_ms"] = (server_cpu(child.pid) - cpu) * 1000 / max(1, result["requests"])
+            cpu = sum(map(server_cpu, children))
+            result = load([base for _, base in servers[kind]], queues, seconds)
+            result["server_cpu_ms"] = (sum(map(server_cpu, children)) - cpu) * 1000 / max(1, result["requests"])
             return result
 
         for kind in ("bare", "pbem"):
@@ -238,7 +246,7 @@ def main() -> None:
             this["ratio"] = this["pbem"]["rps"] / this["bare"]["rps"]
             rounds.append(this)
     finally:
-        for child, _ in servers.values():
+        for child, _ in [each for started in servers.values() for each in started]:
             child.terminate()
             child.wait(timeout=30)
     ratio = statistics.median(r["ratio"] for r in rounds)
