@@ -294,7 +294,7 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
     """
     from werkzeug.serving import make_server
 
-    from pbem.scheduler import SchedulerRunning, build, scheduler_lock
+    from pbem.scheduler import Jobs, SchedulerRunning, build, scheduler_lock
     from pbem.web import create_app
     from pbem.web.dev import notice
     from pbem.web.requestlog import PlainRequests
@@ -322,7 +322,8 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
     stop_on_sigterm()
     try:
         with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
-            scheduler = build(settings, blocking=False, lock=lock)
+            jobs = Jobs(settings)
+            scheduler = build(settings, blocking=False, jobs=jobs, lock=lock)
             scheduler.start()
             server = make_server(str(settings["host"]), int(settings["port"]), app, threaded=True,
                                  request_handler=PlainRequests)
@@ -334,6 +335,7 @@ def serve(ctx: click.Context, demo: bool, game_type: str, host: str | None, port
             except KeyboardInterrupt:
                 pass
             finally:
+                jobs.stopping.set()  # a mail batch ends after the mail being sent
                 scheduler.shutdown(wait=True)
     except KeyboardInterrupt:
         pass  # stopped while it waited for the scheduler lock
@@ -351,7 +353,7 @@ def worker(ctx: click.Context) -> None:
     another scheduler runs for this instance; on PostgreSQL, waits and takes over when it stops.
     Example: pbem worker
     """
-    from pbem.scheduler import SchedulerRunning, build, scheduler_lock
+    from pbem.scheduler import Jobs, SchedulerRunning, build, scheduler_lock
 
     settings = _settings(ctx)
     _logging()
@@ -359,11 +361,13 @@ def worker(ctx: click.Context) -> None:
     try:
         with scheduler_lock(settings.instance, settings.database_url, wait=True) as lock:
             click.echo(f"pbem worker for {settings.instance}")
-            scheduler = build(settings, blocking=True, lock=lock)
+            jobs = Jobs(settings)
+            scheduler = build(settings, blocking=True, jobs=jobs, lock=lock)
             try:
                 scheduler.start()
             except KeyboardInterrupt:
-                click.echo("pbem worker stopping: the running jobs finish first")
+                click.echo("pbem worker stopping: the mail being sent and the running jobs finish first")
+                jobs.stopping.set()  # a mail batch ends after the mail being sent; the rest wait for the next start
                 scheduler.shutdown(wait=True)  # before the lock is let go: no second worker overlaps a job
     except KeyboardInterrupt:
         pass  # stopped before it started (a worker waiting for the lock)

@@ -111,6 +111,7 @@ class Jobs:
         self.settings = settings
         self.open_service = open_service or (lambda: Service.open(settings))
         self.leading = leading  # False while the scheduler lock is lost (PostgreSQL restarting): jobs wait
+        self.stopping = threading.Event()  # set when the process is being stopped: a mail batch ends early
 
     @contextmanager
     def service(self) -> Iterator[Service]:
@@ -137,7 +138,7 @@ class Jobs:
                                   retry_seconds=float(self.settings["mail_retry_seconds"]),
                                   lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
                                                               float(self.settings["webhook_timeout"]))),
-                                  poster=Poster.of(self.settings))
+                                  poster=Poster.of(self.settings), stopping=self.stopping.is_set)
             finally:
                 sender.close()
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))

@@ -148,8 +148,9 @@ class Watched(SlowInbox):
 
 
 def test_a_worker_stopped_as_systemd_stops_it_finishes_the_mail_it_is_sending(service: Service) -> None:
-    """SIGTERM mid-send (``systemctl stop``): the running batch ends, every mail is recorded sent, no claim is left
-    for the next sender to wait out, and the worker says it stopped. Before, SIGTERM ended it mid-send."""
+    """SIGTERM mid-send (``systemctl stop``): the mail being sent is finished and recorded, no other is started, no
+    claim is left for the next sender to wait out, and the worker says it stopped. Before, SIGTERM ended it mid-send,
+    its claim left to lapse."""
     ids = queue_mails(service, 3)
     inbox, port = Watched(), free_port()
     server = smtp_server(inbox, port)
@@ -167,10 +168,28 @@ def test_a_worker_stopped_as_systemd_stops_it_finishes_the_mail_it_is_sending(se
     finally:
         server.stop()
     assert worker.returncode == 0, output
-    assert "pbem worker stopping: the running jobs finish first" in output and output.rstrip().endswith(
-        "pbem worker stopped"), output
-    assert set(received(inbox)) == ids and len(inbox.messages) == 3
-    assert status(service.store)["counts"] == {"sent": 3} and status(service.store)["claims"] == []
+    assert "pbem worker stopping: the mail being sent and the running jobs finish first" in output, output
+    assert output.rstrip().endswith("pbem worker stopped"), output
+    [mail] = inbox.messages
+    assert str(mail["Message-ID"]) in ids
+    sent = service.store.query("SELECT message_id FROM outbox WHERE status = 'sent'")
+    assert [r["message_id"] for r in sent] == [str(mail["Message-ID"])]
+    assert status(service.store)["counts"] == {"sent": 1, "pending": 2} and status(service.store)["claims"] == []
+
+
+def test_a_run_asked_to_stop_finishes_the_mail_it_sends_and_claims_no_other(service: Service) -> None:
+    ids = queue_mails(service, 3)
+    inbox, port = Inbox(), free_port()
+    server = smtp_server(inbox, port)
+    try:
+        report = dispatch(service.store, smtp(port), SENDER, max_attempts=3, retry_seconds=1,
+                          stopping=lambda: len(inbox.messages) > 0)
+        assert (report.sent, len(inbox.messages)) == (1, 1)
+        assert status(service.store)["counts"] == {"sent": 1, "pending": 2} and status(service.store)["claims"] == []
+        again = dispatch(service.store, smtp(port), SENDER, max_attempts=3, retry_seconds=1)  # the next start
+    finally:
+        server.stop()
+    assert again.sent == 2 and set(received(inbox)) == ids and max(received(inbox).values()) == 1
 
 
 def smtp(port: int) -> SMTPTransport:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 
 from events.store import SQLiteEventStore
 from pbem.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
@@ -74,11 +74,12 @@ def sender_store(store: Any) -> Any:
 def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_attempts: int,
              retry_seconds: float, batch: int = 200, now: datetime | None = None,
              lease_seconds: float = lease_for(30), owner: str | None = None,
-             poster: Poster | None = None) -> DispatchReport:
+             poster: Poster | None = None, stopping: Callable[[], bool] = lambda: False) -> DispatchReport:
     """Claim and send the due rows of the outbox, each at most once in this run; returns what happened.
 
     ``owner`` names this sender in its claims (default: a new one, unique to the run). Webhook rows are posted
-    by ``poster`` (default: ``Poster()``, which posts to no address on this machine).
+    by ``poster`` (default: ``Poster()``, which posts to no address on this machine). Once ``stopping()`` is
+    true (the worker is being stopped), the mail being sent is finished and no other is claimed.
     """
     run = _Run(store, transport, sender, owner or new_owner(), max_attempts, retry_seconds, lease_seconds, now,
                poster)
@@ -90,7 +91,7 @@ def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_
             if row["id"] in tried:  # due again at once (no backoff): its next try is the next run's
                 break
             tried.add(row["id"])
-            claimed = run.send(row, claim_next=len(tried) < batch)
+            claimed = run.send(row, claim_next=lambda: len(tried) < batch and not stopping())
         if claimed:
             release(store, OUTBOX, run.owner, [r["id"] for r in claimed])
     finally:
@@ -113,8 +114,9 @@ class _Run:
     poster: Poster | None = None
     report: DispatchReport = field(default_factory=DispatchReport)
 
-    def send(self, row: dict[str, Any], claim_next: bool) -> list[dict[str, Any]]:
-        """Send one claimed row and record the outcome; returns the next row claimed, if ``claim_next``."""
+    def send(self, row: dict[str, Any], claim_next: Callable[[], bool]) -> list[dict[str, Any]]:
+        """Send one claimed row and record the outcome; returns the next row claimed, if ``claim_next()`` (asked
+        once this row is sent)."""
         attempt = int(row["attempts"]) + 1
         error: str | None = None
         permanent = False
@@ -157,7 +159,7 @@ class _Run:
                              "VALUES (?,?,?,?,?,?) ON CONFLICT (outbox_id, attempt) DO UPDATE SET at = excluded.at, "
                              "ok = excluded.ok, error = excluded.error, sender = excluded.sender",
                              (row["id"], attempt, _iso(at), int(error is None), error, self.owner))
-            if claim_next:  # in the same transaction: one commit per mail, as before claims
+            if claim_next():  # in the same transaction: one commit per mail, as before claims
                 claimed = claim_in(conn, OUTBOX, self.owner, lease_seconds=self.lease_seconds, limit=1, now=self.now)
         self._report(row, updated.rowcount == 1, outcome, attempt, error, retry_at)
         return claimed
