@@ -11,7 +11,7 @@ from events.handling import group_commands, is_delivery
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
 from events.rules import ActionError
-from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
+from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, POSITION_GIVEN, RANDOM_DRAWN
 
 
 @dataclass(frozen=True)
@@ -168,7 +168,14 @@ def recheck_command(replayer: Replayer, before: GameState[Any] | None, command: 
     if first.type == GAME_CREATED:
         rules = replayer.rules_for(first.payload["game_type"])
         state = replayer.start(first)
-        produced = rules.setup(state.config, Rng(seed, 0))
+        given = [e for e in command if e.type == POSITION_GIVEN]
+        if bool(first.payload.get("from_position")) != bool(given):
+            return "the game's record of whether it started from a position does not match its first command"
+        try:
+            produced = (getattr(rules, "setup_from")(state.config, given[0].payload["position"], Rng(seed, 0))
+                        if given else rules.setup(state.config, Rng(seed, 0)))
+        except ActionError as refused:
+            return f"the rules now refuse the position the game started from: {refused}"
     else:
         if before is None or "action" not in first.cause:
             return "the command carries no recorded action to check"

@@ -16,7 +16,7 @@ from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, canoni
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
-from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES,
+from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, KERNEL_EVENT_TYPES, POSITION_GIVEN,
                            RANDOM_DRAWN, EventTypeRegistry)
 from events.store import ConcurrencyError, EventStore, Row, stored_as
 
@@ -357,10 +357,15 @@ class Kernel:
     def create(self, game_type: str, seats: Sequence[str], *, options: Mapping[str, Any] | None = None,
                data_override: Mapping[str, Any] | None = None, seed: str | None = None,
                game_id: str | None = None, cause: Cause = Cause("cli"),
-               hooks: Hooks | None = None) -> CommandResult:
+               hooks: Hooks | None = None, position: Mapping[str, Any] | None = None) -> CommandResult:
         """Create a game: ``pbem.GameCreated``, the setup draws and the rules' setup events.
 
-        :raises InvalidAction: unknown game type, wrong number of seats, or a bad data override.
+        The options recorded are the rules' ``options(chosen)`` where the game checks and completes them
+        (``events.rules.RecordsOptions``). With ``position`` the game starts from it (``events.rules.FromPosition``):
+        a server-only ``pbem.PositionGiven`` records it, and the rules' ``setup_from`` gives the first events.
+
+        :raises InvalidAction: unknown game type, wrong number of seats, a bad option, a bad data override, or a
+            position the game refuses (or a game that takes none).
         """
         rules = self.games.get(game_type)
         if rules is None:
@@ -369,18 +374,29 @@ class Kernel:
             raise InvalidAction(f"{rules.title} needs {rules.min_seats} to {rules.max_seats} players, "
                                 f"not {len(seats)}")
         data = rules.load_data(data_override)
-        config = GameConfig(tuple(Seat(i, name) for i, name in enumerate(seats)), dict(options or {}), data)
+        complete = getattr(rules, "options", None)
+        chosen = dict(complete(dict(options or {})) if complete is not None else options or {})
+        config = GameConfig(tuple(Seat(i, name) for i, name in enumerate(seats)), chosen, data)
         game_id = game_id or new_game_id()
         seed = seed or new_seed()
         rng = Rng(seed)
-        setup = rules.setup(config, rng)
+        given: list[NewEvent] = []
+        if position is None:
+            setup = rules.setup(config, rng)
+        else:
+            setup_from = getattr(rules, "setup_from", None)
+            if setup_from is None:
+                raise InvalidAction(f"{rules.title} cannot start from a position")
+            setup = setup_from(config, position, rng)
+            given = [NewEvent(POSITION_GIVEN, {"position": dict(position)}, Visibility.server(), actor=SYSTEM)]
         created = NewEvent(GAME_CREATED, {
             "game_type": game_type, "rules_version": rules.version,
             "seats": [{"name": s.name} for s in config.seats], "options": dict(config.options),
             "data_digest": self.data.add(data), "data_override": dict(data_override) if data_override else None,
             "seed_commitment": seed_commitment(seed), "payload_commitments": SALTED,
+            **({"from_position": True} if position is not None else {}),
         })
-        drafts = [created] + self._draws(rng) + setup
+        drafts = [created] + given + self._draws(rng) + setup
         command = {"command": uuid.uuid4().hex, "actor": SYSTEM, "via": cause.via, **cause.detail}
         secret = Row("game_secrets", {"game_id": game_id, "seed": seed})
         return self._commit(None, game_id, drafts, SYSTEM, command, [secret, data_row(data)], hooks, seed)

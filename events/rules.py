@@ -179,6 +179,37 @@ class Rules(Protocol, Generic[S]):
         ...
 
 
+class RecordsOptions(Protocol):
+    """A game whose options are checked and completed before ``pbem.GameCreated`` records them (optional).
+
+    ``options(chosen)`` returns the options a new game records: the chosen ones checked (``InvalidAction`` names a
+    bad key or value) and every default filled in, so the record says which reading of a rule the game is played
+    under. A rule fix or a new reading is then an option too: a game recorded before it existed lacks it, and its
+    rules read it as the value the game began with, so an old game replays and plays on unchanged.
+    """
+
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        ...
+
+
+class FromPosition(Protocol):
+    """A game that can start from a position written in its own words (optional).
+
+    ``position(state)`` is the whole position at ``state`` (hands and decks in order, identities, board, tracks,
+    whose turn and step) as a JSON-able mapping; ``setup_from(config, position, rng)`` checks one (``InvalidAction``
+    naming the bad field) and returns the game's first events, hidden parts hidden as in a deal, so that
+    ``position(fold(setup_from(config, position(s))))`` offers every seat what ``s`` offered. The kernel records the
+    position itself in a server-only ``pbem.PositionGiven`` (revealed with the seed at the end), so verification
+    can set the game up again from it.
+    """
+
+    def position(self, state: Any) -> Mapping[str, Any]:
+        ...
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        ...
+
+
 def twin_repeats(event: Event, seat: int | None, twins: Mapping[str, str]) -> bool:
     """For a game's optional ``repeats(event, seat)``: a happening recorded twice, privately with what only some seats
     may see (``twins``' keys, by event name: the cards drawn, the counters taken) and publicly with less (its values:

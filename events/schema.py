@@ -53,6 +53,8 @@ class GameCreatedSchema(Schema):
     seed_commitment = fields.String(required=True, validate=HEX64)
     # "hmac-sha256": hidden payloads enter the chain through salted commitments (absent in older games)
     payload_commitments = fields.String(validate=validate.OneOf([SALTED]))
+    # true: the game starts from a position (``pbem.PositionGiven`` follows), not from the rules' own setup
+    from_position = fields.Boolean()
 
     @validates_schema
     def one_source_of_data(self, payload: dict[str, Any], **_: Any) -> None:
@@ -78,6 +80,10 @@ class ActionsUndoneSchema(Schema):
     reason = fields.String(required=True)
 
 
+class PositionGivenSchema(Schema):
+    position = fields.Dict(required=True)
+
+
 class GameEndedSchema(Schema):
     seed = fields.String(required=True, validate=validate.Length(min=1))
     outcome = fields.Dict(required=True)
@@ -87,6 +93,7 @@ GAME_CREATED = "pbem.GameCreated"
 RANDOM_DRAWN = "pbem.RandomDrawn"
 ACTIONS_UNDONE = "pbem.ActionsUndone"
 GAME_ENDED = "pbem.GameEnded"
+POSITION_GIVEN = "pbem.PositionGiven"
 
 KERNEL_EVENT_TYPES = (
     EventType(GAME_CREATED, GameCreatedSchema,
@@ -97,6 +104,9 @@ KERNEL_EVENT_TYPES = (
                   "hidden until the game ends."),
     EventType(ACTIONS_UNDONE, ActionsUndoneSchema,
               doc="Events from_seq..to_seq no longer count: the effective history skips them."),
+    EventType(POSITION_GIVEN, PositionGivenSchema,
+              doc="The position a game started from, in the game's own words (server only until the end); the "
+                  "game's setup events from it follow."),
     EventType(GAME_ENDED, GameEndedSchema,
               doc="The game ended: the final outcome, and the secret seed revealed for verification."),
 )

@@ -40,6 +40,7 @@ class State:
     turns_taken: int = 0
     contest: tuple[int, int, int] | None = None  # (responder, player, points)
     target: int = TARGET
+    turns_each: int = TURNS_EACH
 
 
 class DeckShuffledSchema(Schema):
@@ -82,6 +83,12 @@ class TurnEndedSchema(Schema):
     next = fields.Integer(required=True)
 
 
+class PositionSetSchema(Schema):
+    scores = fields.List(fields.Integer(), required=True)
+    turn = fields.Integer(required=True)
+    turns_taken = fields.Integer(required=True)
+
+
 def _upcast_bet_v1(payload: dict[str, Any]) -> dict[str, Any]:
     # v1 called the field "amount"
     return {"seat": payload["seat"], "points": payload.pop("amount")}
@@ -96,6 +103,7 @@ EVENT_TYPES = (
     EventType("dice.Bet", BetSchema, version=2, upcasters={1: _upcast_bet_v1}, doc="Safe points."),
     EventType("dice.Contested", ContestSchema, doc="A contest of a high card decided."),
     EventType("dice.TurnEnded", TurnEndedSchema, doc="The turn passed to the next player."),
+    EventType("dice.PositionSet", PositionSetSchema, doc="A game begun from a position: scores and whose turn."),
 )
 
 
@@ -118,10 +126,41 @@ class Highdie:
             data.update(override)
         return data
 
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """One option, ``turns_each``: recorded with its default; games recorded before it read it as 8."""
+        unknown = sorted(set(chosen) - {"turns_each"})
+        if unknown:
+            raise InvalidAction(f"unknown option {unknown[0]!r}; Highdie has the option turns_each")
+        turns = chosen.get("turns_each", TURNS_EACH)
+        if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 20:
+            raise InvalidAction(f"turns_each is a whole number from 1 to 20, not {turns!r}")
+        return {"turns_each": turns}
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        return {"deck": list(state.deck), "hands": [list(h) for h in state.hands], "scores": list(state.scores),
+                "turn": state.turn, "turns_taken": state.turns_taken}
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        n = len(config.seats)
+        hands = position.get("hands")
+        if not isinstance(hands, list) or len(hands) != n:
+            raise InvalidAction(f"hands: give one hand for each of the {n} players")
+        cards = [c for h in hands for c in h] + list(position.get("deck", []))
+        if sorted(cards) != list(DECK):
+            raise InvalidAction("hands and deck: every card from 1 to 15 once")
+        turn = position.get("turn", 0)
+        if not isinstance(turn, int) or not 0 <= turn < n:
+            raise InvalidAction(f"turn: a seat from 0 to {n - 1}")
+        events = [NewEvent("dice.DeckShuffled", {"order": cards}, Visibility.server())]
+        events += [NewEvent("dice.HandDealt", {"seat": seat, "cards": list(hand)}, Visibility.to(seat), reveals=True)
+                   for seat, hand in enumerate(hands)]
+        return events + [NewEvent("dice.PositionSet", {"scores": list(position.get("scores", [0] * n)),
+                                                       "turn": turn, "turns_taken": position.get("turns_taken", 0)})]
+
     def initial_state(self, config: GameConfig) -> State:
         n = len(config.seats)
         return State(seats=n, names=tuple(s.name for s in config.seats), hands=((),) * n, scores=(0,) * n,
-                     target=int(config.data["target"]))
+                     target=int(config.data["target"]), turns_each=int(config.options.get("turns_each", TURNS_EACH)))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         order = rng.shuffle(DECK)
@@ -163,10 +202,12 @@ class Highdie:
             return replace(state, contest=None)
         if event.type == "dice.TurnEnded":
             return replace(state, turn=p["next"], turns_taken=state.turns_taken + 1)
+        if event.type == "dice.PositionSet":
+            return replace(state, scores=tuple(p["scores"]), turn=p["turn"], turns_taken=p["turns_taken"])
         raise ValueError(f"unknown event {event.type}")
 
     def _over(self, state: State) -> bool:
-        return state.contest is None and (max(state.scores) >= state.target or state.turns_taken >= TURNS_EACH * state.seats)
+        return state.contest is None and (max(state.scores) >= state.target or state.turns_taken >= state.turns_each * state.seats)
 
     def prompts(self, state: State) -> Mapping[int, Prompt]:
         if self._over(state):

@@ -30,7 +30,10 @@ def all_events(kernel: Kernel) -> list[Event]:
         kernel.undo(game_id, 0, cause=Cause("test"))
         play_random(kernel, game_id, seed)
         found += kernel.store.read(game_id)
-    return found
+    position = {"hands": [[1, 2], [3, 4], [5, 6]], "deck": list(range(7, 16)), "scores": [3, 0, 1], "turn": 1}
+    game_id = kernel.create("highdie", ["A", "B", "C"], seed="types-position", position=position).after.game_id
+    play_random(kernel, game_id, 7)
+    return found + kernel.store.read(game_id)
 
 
 def test_every_event_type_occurs_and_round_trips_through_json(kernel: Kernel, all_events: list[Event]) -> None:
