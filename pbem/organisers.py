@@ -26,6 +26,8 @@ from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
 from pbem import autopilot, away, seatlife
 from pbem.errors import ServiceError
+from pbem.games import all_games
+from pbem.games.options import Option
 from pbem.mail.outbox import mail_row
 from pbem.mail.render import address, new_message_id
 
@@ -49,46 +51,10 @@ def organiser_id(email: str) -> str:
     return hashlib.sha256(f"pbem-organiser:{email.strip().lower()}".encode()).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class Choice:
-    value: str     # what the form sends
-    words: str     # what the organiser reads
-    json: Any      # what the rules read in ``config.options``
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option a game's rules read from ``config.options``, offered as a choice in words."""
-
-    key: str
-    label: str
-    choices: tuple[Choice, ...]
-
-    def default(self) -> Choice:
-        return self.choices[0]
-
-
-YES_NO = ("yes", "no")
-
-# What each game's rules read from ``config.options`` (its rules module), in words; the first choice is the default.
-OPTIONS: dict[str, tuple[Option, ...]] = {
-    "emerald": (Option("free_actions_after_last_action", "Free card actions after a turn's last action", (
-        Choice("yes", "Allowed: after your last action you may still use your cards' free actions", True),
-        Choice("no", "Not allowed: a turn ends with its last action", False))),),
-    "emerald1": (),
-    "nanty": (
-        Option("personalities", "Personalities", (
-            Choice("standard", "Standard: the ten personalities of the current rules", "standard"),
-            Choice("classic", "Classic: the older table of personalities", "classic"))),
-        Option("grenadiers_disable_powers", "A Grenadier in an area", (
-            Choice("yes", "Disables that area's power", True),
-            Choice("no", "Leaves that area's power working", False))),
-    ),
-}
-
-
 def options_of(game_type: str) -> tuple[Option, ...]:
-    return OPTIONS.get(game_type, ())
+    """The options a game offers, in words (``pbem.games.options``): the game's own ``option_choices``."""
+    rules = all_games().get(game_type)
+    return tuple(getattr(rules, "option_choices", ())) if rules is not None else ()
 
 
 # The vacation policies as the new-game page offers them (``pbem.away``), in words; ``allowance`` takes its days.

@@ -13,6 +13,7 @@ from pbem.games.emerald import engine
 from pbem.games.emerald.data import Catalog, catalog, load_data
 from pbem.games.emerald.effects import Ctx, draw, turn_top
 from pbem.games.emerald.events import EVENT_TYPES
+from pbem.games.emerald.options import OPTIONS
 from pbem.games.emerald.evolve import apply
 from pbem.games.emerald.scoring import final_scores
 from pbem.games.emerald.state import LOYALIST, RESTORATIONIST, City, Player, State
@@ -26,6 +27,7 @@ class EmeraldRules:
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
+    option_choices = OPTIONS  # offered in words on the new-game page
     made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When one of your agents is targeted: play Sherlock Holmes "

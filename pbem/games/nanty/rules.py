@@ -13,6 +13,7 @@ from pbem.games.nanty import engine
 from pbem.games.nanty.data import Catalog, catalog, load_data
 from pbem.games.nanty.effects import Ctx, Stop, draw, place_agent
 from pbem.games.nanty.events import EVENT_TYPES
+from pbem.games.nanty.options import OPTIONS
 from pbem.games.nanty.evolve import apply
 from pbem.games.nanty.scoring import final
 from pbem.games.nanty.state import BANK, Player, Spot, State
@@ -43,6 +44,7 @@ class NantyRules:
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
+    option_choices = OPTIONS  # offered in words on the new-game page
     made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player's card would remove or move one of "
