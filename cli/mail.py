@@ -29,7 +29,7 @@ def mail_status(ctx: click.Context, as_json: bool) -> None:
 
     Example: pbem mail status
     """
-    from pbem.mail.dispatch import status
+    from pbem.post.mail.dispatch import status
 
     with open_service(ctx) as service:
         found = status(service.store)
@@ -57,7 +57,7 @@ def mail_send(ctx: click.Context) -> None:
     Safe beside a running worker: each mail is claimed by one sender before it is sent.
     Example: pbem mail send
     """
-    from pbem.mail.dispatch import status
+    from pbem.post.mail.dispatch import status
     from pbem.scheduler import Jobs
 
     Jobs(load_settings(ctx)).send_mail()
@@ -72,7 +72,7 @@ def mail_retry(ctx: click.Context) -> None:
 
     Example: pbem mail retry
     """
-    from pbem.mail.dispatch import retry_failed
+    from pbem.post.mail.dispatch import retry_failed
 
     with open_service(ctx) as service:
         click.echo(f"{retry_failed(service.store)} mail(s) queued again")

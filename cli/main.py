@@ -9,22 +9,18 @@ from typing import Any
 
 import click
 
-from cli.common import load_settings as _settings
-from cli.common import open_service
-from cli.common import print_json as _print_json
-from cli.common import setup_logging as _logging
-from cli.common import stop_on_sigterm
+from cli.common import (load_settings as _settings, open_service, print_json as _print_json, setup_logging as _logging,
+                        stop_on_sigterm)
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
-from cli.seats import COMMANDS as SEAT_COMMANDS
-from cli.seats import seat_lines, seat_options
+from cli.seats import COMMANDS as SEAT_COMMANDS, seat_lines, seat_options
 from cli.talk import COMMANDS as TALK_COMMANDS
 from cli.webhooks import webhook
 from events.handling import Cause, UndoRefused
-from pbem import config
-from pbem.delivery import UNDO_REQUEST_CLOSED
+from pbem.instance import config
+from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
 from pbem.service import Player
 
@@ -389,7 +385,7 @@ def inbound(ctx: click.Context, maildir: Path | None) -> None:
     With --maildir, every message is read and counted; the exit is 0.
     Example: pbem inbound < reply.eml
     """
-    from pbem.mail.inbound import UnknownReply, process, process_maildir
+    from pbem.post.mail.inbound import UnknownReply, process, process_maildir
 
     settings = _settings(ctx)
     with open_service(ctx) as service:

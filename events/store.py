@@ -312,7 +312,7 @@ class SQLiteEventStore:
 
     @property
     def address(self) -> str:
-        """What opens this database again (``pbem.database.open_address``): the file's path."""
+        """What opens this database again (``pbem.instance.database.open_address``): the file's path."""
         return str(self.path)
 
     @property
@@ -334,7 +334,7 @@ class SQLiteEventStore:
 
     def for_sending(self) -> SQLiteEventStore:
         """The store a mail sender records its mails on: its own connection, ``synchronous = NORMAL``
-        (``pbem.mail.dispatch.sender_store`` says why)."""
+        (``pbem.post.mail.dispatch.sender_store`` says why)."""
         return SQLiteEventStore(self.path, synchronous="NORMAL")
 
     def _create_tables(self) -> None:

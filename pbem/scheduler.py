@@ -5,7 +5,7 @@ requests nobody finished answering in time, expire invitations to games nobody a
 digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs,
 so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
 of the process (``fcntl.flock``; released by the OS if the process dies) refuses a second one; on
-PostgreSQL a session advisory lock (``pbem.leader``) makes a second worker wait and take over when
+PostgreSQL a session advisory lock (``pbem.instance.leader``) makes a second worker wait and take over when
 the first stops.
 """
 
@@ -24,16 +24,15 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from events.rules import ActionError
-from events.store import ConcurrencyError, write_row
-from events.store import StoreUnavailable
-from pbem import muster
-from pbem.config import Settings, is_postgres
-from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
-from pbem.mail.transport import FileTransport, SMTPTransport, Transport
-from pbem import seatlife
-from pbem.people import digests_due, next_digest
+from events.store import ConcurrencyError, write_row, StoreUnavailable
+from pbem.organising import muster
+from pbem.instance.config import Settings, is_postgres
+from pbem.post.mail.dispatch import dispatch, lease_for, prune, sender_store
+from pbem.post.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem.table import seatlife
+from pbem.post.people import digests_due, next_digest
 from pbem.service import Service, ServiceError
-from pbem.webhook_post import Poster
+from pbem.post.webhook_post import Poster
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +47,12 @@ class SchedulerRunning(Exception):
 def scheduler_lock(instance: Path, database: str = "", *, wait: bool = False) -> Iterator[Any]:
     """Hold the instance's scheduler lock, or raise ``SchedulerRunning`` naming the holder.
 
-    With a PostgreSQL ``database``, the advisory lock (``pbem.leader.LeaderLock``): with ``wait``, the
+    With a PostgreSQL ``database``, the advisory lock (``pbem.instance.leader.LeaderLock``): with ``wait``, the
     lock is waited for in the background instead of refused; pass it to ``build``, whose jobs run only
     while it is held (another worker leads meanwhile).
     """
     if is_postgres(database):
-        from pbem.leader import LeaderLock
+        from pbem.instance.leader import LeaderLock
         lock = LeaderLock(database)
         try:
             if not lock.acquire(wait=False):
@@ -219,7 +218,7 @@ class Jobs:
         folder = str(self.settings["inbound_maildir"])
         if not folder:
             return
-        from pbem.mail.inbound import process_maildir
+        from pbem.post.mail.inbound import process_maildir
         with self.service() as service:
             report = process_maildir(service, Path(folder))
         if report.read:
@@ -229,7 +228,7 @@ class Jobs:
 def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None, lock: Any = None) -> Any:
     """An APScheduler with the jobs; a long misfire grace and coalescing, so a late run is never dropped.
 
-    With a PostgreSQL ``lock`` (``pbem.leader.LeaderLock``), a job runs only while the lock is held.
+    With a PostgreSQL ``lock`` (``pbem.instance.leader.LeaderLock``), a job runs only while the lock is held.
     """
     jobs = jobs or Jobs(settings)
     if lock is not None and hasattr(lock, "held"):

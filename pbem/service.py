@@ -16,18 +16,19 @@ from events.rules import Action, InvalidAction, Rules
 from events.gamedata import data_row
 from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row
-from pbem import config as config_module
-from pbem import deadlines, logbook, muster, owed_mail, records, reliability, reminders, talk
-from pbem import replay as replay_module
-from pbem import seatlife, undo_requests, webhooks
-from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
-                           waiting_for)
-from pbem.database import Store, open_store
+from pbem.instance import config as config_module
+from pbem.table import deadlines, reliability, talk, seatlife, undo_requests
+from pbem.proof import logbook, records, replay as replay_module
+from pbem.organising import muster
+from pbem.post import owed_mail, reminders, webhooks
+from pbem.table.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
+                                 waiting_for)
+from pbem.instance.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
-from pbem.links import Links
-from pbem.notify import Notifier
-from pbem.statecache import StateCache
+from pbem.instance.links import Links
+from pbem.post.notify import Notifier
+from pbem.instance.statecache import StateCache
 from pbem.tables import create_tables
 
 EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
@@ -51,7 +52,7 @@ class Player:
 
 
 class Service:
-    """pbem over one database (SQLite or PostgreSQL, ``pbem.database``): every change goes through here."""
+    """pbem over one database (SQLite or PostgreSQL, ``pbem.instance.database``): every change goes through here."""
 
     def __init__(self, store: Store, games: Mapping[str, Rules[Any]] | None = None, *,
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
@@ -67,7 +68,7 @@ class Service:
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
         self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
-        self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.owed_mail``)
+        self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.post.owed_mail``)
         self._owing: set[str] = set()  # games whose last command owes mails
         self.kernel.after_commit = self.committed
         create_tables(store)
@@ -264,7 +265,7 @@ class Service:
         return deadlines.reminders_due(self.store, self.reminders, now)
 
     def remind(self, game_id: str, seat: int) -> None:
-        """Remind this seat of its running deadline now: count it and write its mail (``pbem.reminders``)."""
+        """Remind this seat of its running deadline now: count it and write its mail (``pbem.post.reminders``)."""
         if reminders.count_due(self.store, self.reminders, datetime.now(timezone.utc), game_id=game_id, seat=seat):
             reminders.write_owed(self)
 
@@ -290,10 +291,10 @@ class Service:
         return deadlines.extend(self, game_id, hours, reason, cause=cause, seat=seat, expected_seq=expected_seq)
 
     def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
-        """A message to the table or to chosen players, or a note (``pbem.talk``)."""
+        """A message to the table or to chosen players, or a note (``pbem.table.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
 
-    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/seatlife.py) -------------
+    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/table/seatlife.py) -------------
 
     def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
                         share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
@@ -306,14 +307,14 @@ class Service:
 
     def replace(self, game_id: str, seat: int, player: Player, *, cause: Cause,
                 expected_seq: int | None = None) -> CommandResult:
-        """Give a seat to another player (``pbem.replacing``): the old holder's links stop working."""
+        """Give a seat to another player (``pbem.table.replacing``): the old holder's links stop working."""
         return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
 
-    # ---- webhooks (pbem/webhooks.py) ----------------------------------------------------------
+    # ---- webhooks (pbem/post/webhooks.py) ----------------------------------------------------------
 
     def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
                     **how: Any) -> webhooks.Added:
-        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.webhooks``)."""
+        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.post.webhooks``)."""
         return webhooks.add(self, owner, url, kind, policy, **how)
 
     def remove_webhook(self, owner: tuple[str, str], webhook_id: str, **how: Any) -> CommandResult | None:
@@ -323,7 +324,7 @@ class Service:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
 
-    # ---- undo beyond the horizon: requests (pbem/undo_requests.py) ---------------------------
+    # ---- undo beyond the horizon: requests (pbem/table/undo_requests.py) ---------------------------
 
     def request_undo(self, game_id: str, seat: int, reason: str, *, cause: Cause,
                      expected_seq: int | None = None) -> CommandResult:
@@ -472,7 +473,7 @@ class Service:
 
     def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
             upto_seq: int | None = None) -> list[dict[str, Any]]:
-        """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.logbook``)."""
+        """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.proof.logbook``)."""
         return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq)
 
     def last_acted(self, game_id: str, seat: int) -> int:
@@ -486,7 +487,7 @@ class Service:
 
     def replay(self, game_id: str, at: int | None = None, *, seat: int | None = None, everything: bool = False,
                with_undone: bool = False) -> dict[str, Any]:
-        """The game at move ``at`` as a seat, a spectator, or (after the end) everyone saw it (``pbem.replay``)."""
+        """The game at move ``at`` as a seat, a spectator, or (after the end) everyone saw it (``pbem.proof.replay``)."""
         try:
             if everything and not self.timeline_ended(game_id):
                 raise ServiceError("everything is shown only once the game has ended; until then choose "
@@ -545,7 +546,7 @@ class Service:
                 found["player"]["email"] = self.players(game_id)[seat]["email"]
         return found
 
-    # ---- records (pbem/records.py) --------------------------------------------------------
+    # ---- records (pbem/proof/records.py) --------------------------------------------------------
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""

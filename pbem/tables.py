@@ -3,10 +3,14 @@ database. The events' own tables belong to the store."""
 
 from __future__ import annotations
 
-from pbem import muster, organisers, owed_mail, reliability, seatlife, undo_requests, webhooks
-from pbem.database import Store
-from pbem.mail.outbox import create_tables as create_mail_tables
-from pbem.people import MAIL_COLUMNS
+from pbem.organising import muster, organisers
+
+from pbem.post import owed_mail, webhooks
+
+from pbem.table import reliability, seatlife, undo_requests
+from pbem.instance.database import Store
+from pbem.post.mail.outbox import create_tables as create_mail_tables
+from pbem.post.people import MAIL_COLUMNS
 
 _READY: set[str] = set()
 

@@ -18,7 +18,7 @@ import pytest
 from events.audit import verify_records
 from events.envelope import Event, canonical_json, event_hash, payload_hash, recompute_hash, sha256_hex
 from events.handling import Cause
-from pbem.records import redact
+from pbem.proof.records import redact
 from pbem.service import Player, Service
 
 PLAYERS = [Player.parse(f"{name}@example.org") for name in ("ann", "ben", "cat", "dan")]

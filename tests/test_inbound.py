@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from pbem.mail.outbox import message_of
+from pbem.post.mail.outbox import message_of
 from delivery import ANN, BEN, parse, text_of
 from events.handling import Cause
-from pbem.mail.inbound import UnknownReply, parse_reply, process, process_maildir, strip_quotes
+from pbem.post.mail.inbound import UnknownReply, parse_reply, process, process_maildir, strip_quotes
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")

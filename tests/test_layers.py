@@ -49,6 +49,6 @@ def test_games_import_only_the_kernel_not_delivery() -> None:
 def test_the_service_s_helpers_take_a_narrow_interface_not_the_service() -> None:
     # The service imports these; they take what they use of it (a Protocol, or the store and the kernel), so no
     # import circle, not even one for types: the service satisfies each Protocol by its shape.
-    for name in ("notify", "replay", "undo_requests"):
+    for name in ("post/notify", "proof/replay", "table/undo_requests"):
         source = (ROOT / "pbem" / f"{name}.py").read_text(encoding="utf-8")
         assert "pbem.service" not in source and "Service " not in source.replace("ServiceError", ""), name

@@ -21,13 +21,13 @@ from flask.testing import FlaskClient
 
 from events.handling import Cause
 from pbem.games import all_games
-from pbem.links import Links
-from pbem.mail.render import environment
+from pbem.instance.links import Links
+from pbem.post.mail.render import environment
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.leaks import PROBES, Secrets
 from tests.leaks.webhooks import HookReader, Whispers, add_hooks
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve")]
 SOON, EVERY = 60, 20  # the slower channels are read at each of the first moves, then every few moves
@@ -108,7 +108,7 @@ def scan(channels: Channels, secrets: Secrets, who: str, seq: int, words: list[s
 @pytest.mark.parametrize("game_type,seats,seed", GAMES)
 def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: Service, game_type: str,
                                                           seats: int, seed: int) -> None:
-    client, links = app.test_client(), app.extensions["pbem.links"]
+    client, links = app.test_client(), app.extensions["pbem.instance.links"]
     game_id = service.create_game(game_type, PLAYERS[:seats], seed=f"leaks-{seed}").after.game_id
     readers = [Reader(service, client, links, game_id, seat) for seat in [None, *range(seats)]]
     probes = [PROBES[game_type](reader.seat) for reader in readers]
@@ -147,9 +147,9 @@ def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: S
 
 def test_a_muster_tells_no_invitee_another_ones_address(app: Flask, service: Service) -> None:
     """Through invitation, decline, replacement and start: mails, invitation pages, the JSON API and the game."""
-    from pbem import muster, organisers
+    from pbem.organising import muster, organisers
     from tests.leaks.muster import Addresses
-    client, links = app.test_client(), app.extensions["pbem.links"]
+    client, links = app.test_client(), app.extensions["pbem.instance.links"]
     invited = [PLAYERS[0], PLAYERS[1], PLAYERS[2]]
     asked = organisers.check(service.kernel.games, "emerald", [(p.name, p.email) for p in invited], {}, {}, None)
     found = muster.open_muster(service, organiser="olive@example.org", organiser_name="Olive", game_type="emerald",

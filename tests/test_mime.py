@@ -1,4 +1,4 @@
-"""The MIME text of a mail (``pbem.mail.mime``) reads back, through the standard library's parser, exactly as the
+"""The MIME text of a mail (``pbem.post.mail.mime``) reads back, through the standard library's parser, exactly as the
 message ``email.message.EmailMessage`` would build from the same headers and parts."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from email.utils import getaddresses
 
 import pytest
 
-from pbem.mail.mime import assemble
-from pbem.mail.render import address
+from pbem.post.mail.mime import assemble
+from pbem.post.mail.render import address
 
 NAMES = {address(name, "zoe@example.org"): name for name in ("Zoë O'Brien, Jr.",)}  # encoded by ``address``
 

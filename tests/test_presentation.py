@@ -22,11 +22,11 @@ from flask import Flask
 from events.handling import Cause
 from pbem.games.emerald.commands import parse_command
 from pbem.games.emerald.present import PRESENTATION
-from pbem.mail.render import build
-from pbem.presentation import LINE_WIDTH, lookup, present
+from pbem.post.mail.render import build
+from pbem.games.presentation import LINE_WIDTH, lookup, present
 from pbem.service import Player, Service
 from pbem.web import create_app
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")
@@ -137,7 +137,7 @@ def test_a_starting_card_s_printed_number_is_read_as_the_number_commands_use(
 def test_every_page_a_player_reads_draws_the_board_without_internals(played: tuple[Flask, Service, str]) -> None:
     app, service, game_id = played
     client = app.test_client()
-    links = app.extensions["pbem.links"]
+    links = app.extensions["pbem.instance.links"]
     seat = service.show(game_id)["waiting_for"][0]["seat"]
     token = links.play(game_id, seat, service.store.last(game_id)[0])
     pages = [f"/play/{token}", f"/games/{game_id}", f"/games/{game_id}/replay", f"/play/{token}/replay",

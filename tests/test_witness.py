@@ -22,12 +22,12 @@ from cli.main import cli
 from delivery import ANN, BEN
 from events.envelope import Event, recompute_hash
 from events.handling import Cause
-from pbem import witness
-from pbem.delivery import TIMED_OUT
-from pbem.mail.render import build
+from pbem.proof import witness
+from pbem.table.delivery import TIMED_OUT
+from pbem.post.mail.render import build
 from pbem.service import Service
 from pbem.web import create_app
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 SEED = "witnessed"

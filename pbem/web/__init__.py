@@ -15,12 +15,12 @@ import jinja2
 from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from pbem import config
-from pbem.delivery import utc
-from pbem.people import reader_time
-from pbem.links import Links, redact
-from pbem.presentation import board_svg, present
-from pbem.statecache import SHARED_KEPT, StateCache
+from pbem.instance import config
+from pbem.table.delivery import utc
+from pbem.post.people import reader_time
+from pbem.instance.links import Links, redact
+from pbem.games.presentation import board_svg, present
+from pbem.instance.statecache import SHARED_KEPT, StateCache
 from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError, StoreUnavailable
@@ -56,7 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(MAX_CONTENT_LENGTH=MAX_BODY, PBEM_SETTINGS=settings)
     app.config.update(extra)
     app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
-    app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+    app.extensions["pbem.instance.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
 
     env = app.jinja_env
     env.trim_blocks = True

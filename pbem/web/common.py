@@ -12,11 +12,11 @@ from flask import current_app, g, jsonify, render_template, request
 
 from events.handling import StaleCommand
 from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAction
-from pbem import config
-from pbem.muster import is_muster
-from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
-from pbem.people import zone_of
-from pbem.replacing import link_refusal
+from pbem.instance import config
+from pbem.organising.muster import is_muster
+from pbem.instance.links import ExpiredLink, LinkError, Links, PlayClaims
+from pbem.post.people import zone_of
+from pbem.table.replacing import link_refusal
 from pbem.service import Service, ServiceError
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
@@ -107,7 +107,7 @@ def service() -> Service:
     Opening a service opens a connection and checks every table, which cost more than many a page; so
     the services are kept between requests, each used by one request at a time (whichever thread serves
     it: a SQLite connection here may change threads, never be shared at once). Nothing of a request
-    outlives it but caches checked against the store before each use (``pbem.statecache``); every
+    outlives it but caches checked against the store before each use (``pbem.instance.statecache``); every
     transaction is committed or rolled back before its request ends.
     """
     if "pbem_service" not in g:
@@ -137,7 +137,7 @@ def close_service(_: BaseException | None = None) -> None:
 
 
 def links() -> Links:
-    found: Links = current_app.extensions["pbem.links"]
+    found: Links = current_app.extensions["pbem.instance.links"]
     return found
 
 

@@ -7,9 +7,10 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause
-from pbem import reliability, webhooks
+from pbem.table import reliability
+from pbem.post import webhooks
 from pbem.errors import NotFound
-from pbem.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
+from pbem.post.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
 bp = Blueprint("home", __name__, url_prefix="/home")
@@ -103,7 +104,7 @@ def _player(token: str) -> tuple[str, str]:
 
 @bp.post("/<token>/webhooks")
 def add_webhook(token: str) -> Any:
-    """Add a webhook: the player's news is posted there too (``pbem.webhooks``)."""
+    """Add a webhook: the player's news is posted there too (``pbem.post.webhooks``)."""
     player_id, email = _player(token)
     try:
         added = service().add_webhook(("player", email), request.form.get("url", ""), request.form.get("kind") or None,

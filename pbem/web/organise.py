@@ -14,9 +14,10 @@ from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
-from pbem import seatlife, undo_requests, webhooks
-from pbem.autopilot import organiser_of
-from pbem.delivery import UNDO_REQUEST_CLOSED
+from pbem.table import seatlife, undo_requests
+from pbem.post import webhooks
+from pbem.table.autopilot import organiser_of
+from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
                              read_token, service, settings)
@@ -102,7 +103,7 @@ def act(token: str) -> Any:
 
 @bp.post("/<token>/webhooks")
 def add_webhook(token: str) -> Any:
-    """Add a webhook to the game: its public news is posted there too (``pbem.webhooks``); an event of the game."""
+    """Add a webhook to the game: its public news is posted there too (``pbem.post.webhooks``); an event of the game."""
     game_id, detail = game_of(token)
     check_csrf(token, request.form.get("csrf"))
     seq = posted_seq()

@@ -16,14 +16,15 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.delivery import STANDING_ANSWERS
-from pbem.presentation import choices, focus, picks, said
+from pbem.table.delivery import STANDING_ANSWERS
+from pbem.games.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
-from pbem import autopilot, logbook
-from pbem.talk import TALK_TYPES
-from pbem.undo_requests import MAX_REASON
-from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
-                             home_token, links, posted_seq, read_play, reader_zone, service)
+from pbem.table import autopilot
+from pbem.proof import logbook
+from pbem.table.talk import TALK_TYPES
+from pbem.table.undo_requests import MAX_REASON
+from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text, home_token,
+                             links, posted_seq, read_play, reader_zone, service)
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 

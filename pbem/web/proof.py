@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 
-from pbem import witness
+from pbem.proof import witness
 from pbem.errors import NotFound
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, board_template, check_game, number, optional_number, read_play, read_token,

@@ -24,8 +24,8 @@ from flask import Blueprint, jsonify, request
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem import away, seatlife
-from pbem.autopilot import status
+from pbem.table import away, seatlife
+from pbem.table.autopilot import status
 from pbem.service import Player, ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, moved_on_meanwhile, number, posted_seq, read_play,
                              read_token, service)

@@ -14,13 +14,13 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
-from pbem.links import UndoClaims
+from pbem.table.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
+from pbem.instance.links import UndoClaims
 from pbem.service import ServiceError
-from pbem.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed, moves
-from pbem.replacing import undo_refusal
-from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links,
-                             moved_on_meanwhile, posted_seq, read_token, reader_zone, sentence, service)
+from pbem.table.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed, moves
+from pbem.table.replacing import undo_refusal
+from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links, moved_on_meanwhile,
+                             posted_seq, read_token, reader_zone, sentence, service)
 
 bp = Blueprint("undo", __name__, url_prefix="/undo")
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.envelope import Event, NewEvent, seat_actor
 from events.rng import Rng
 from events.rules import GameConfig, Seat
 from pbem.games.emerald import RULES
-from pbem.games.emerald.state import State
+from pbem.games.emerald.state import State, City, Player, bump, without
 
 NAMES = ("ann", "bob", "cat", "dan", "eve")
 
@@ -93,9 +93,7 @@ def random_playout(players: int, seed: int, max_steps: int = 4000, check: Any = 
 
 # --- building positions for scenario tests -----------------------------------------------------
 
-from dataclasses import replace
 
-from pbem.games.emerald.state import City, Player, bump, without
 
 INSANE = {"sanity_die": {"faces": ["insane"] * 6}}
 SANE = {"sanity_die": {"faces": ["blank"] * 6}}

@@ -18,8 +18,8 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.games.emerald1.data import catalog, load_data
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
 from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
 

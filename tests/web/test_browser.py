@@ -24,8 +24,8 @@ from typing import Any, Iterator
 import pytest
 from werkzeug.serving import make_server
 
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
 from pbem.web import create_app
 from web.conftest import SECRET

@@ -16,9 +16,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from pbem import muster, organisers
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.organising import muster, organisers
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Service
 from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser, browser, serve  # noqa: F401  (the fixture)
 from web.test_browser_pages import check_page

@@ -12,11 +12,11 @@ import pytest
 from werkzeug.serving import make_server
 
 from delivery import free_port
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
 from pbem.web import create_app
-from pbem.webhook_post import Poster, verify
+from pbem.post.webhook_post import Poster, verify
 from receiver import Receiver
 from web.conftest import SECRET
 from web import test_browser
@@ -64,7 +64,7 @@ def test_a_player_and_the_organiser_add_webhooks_from_their_pages(server: tuple[
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game_id = service.create_game("emerald", PLAYERS, seed="hooks").after.game_id
-        links = app.extensions["pbem.links"]
+        links = app.extensions["pbem.instance.links"]
 
         browser.go(f"{base}/home/{links.make('home', service.player_id(PLAYERS[0].email))}")
         assert "No webhook yet" in browser.text()

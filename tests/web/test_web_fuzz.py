@@ -12,12 +12,11 @@ import json
 from typing import Any, Callable
 
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from werkzeug.routing import Rule
 
 from events.handling import Cause
-from pbem import muster, organisers
+from pbem.organising import muster, organisers
 from pbem.service import Player, Service
 from web.conftest import ANN, BEN
 
@@ -43,7 +42,7 @@ class Setting:
     made = 0
 
     def __init__(self, service: Service, app: Flask) -> None:
-        links = app.extensions["pbem.links"]
+        links = app.extensions["pbem.instance.links"]
         cat = Player("cat@example.org", "Cat")
         Setting.made += 1
         self.game = service.create_game("highdie", [ANN, BEN, cat], seed="fuzz",

@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from delivery import Inbox, free_port, smtp_server, text_of
-from pbem import muster, organisers
-from pbem.links import Links
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import SMTPTransport
+from pbem.organising import muster, organisers
+from pbem.instance.links import Links
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import SMTPTransport
 from pbem.service import Service
 from web.conftest import csrf_of, settings_of, text
 
@@ -275,7 +275,7 @@ def test_forged_and_foreign_links_are_refused(client: FlaskClient, service: Serv
                                               app: Flask) -> None:
     path = new_game_page(client, service, post)
     assert client.get(path[:-3] + "abc").status_code == 403
-    links = app.extensions["pbem.links"]
+    links = app.extensions["pbem.instance.links"]
     assert client.get(f"/new/{links.make('home', organisers.organiser_id('olive@example.org'))}").status_code == 403
     stranger = links.make("newgame", organisers.organiser_id("mallory@example.org"))  # signed, but never invited
     assert client.get(f"/new/{stranger}").status_code == 403

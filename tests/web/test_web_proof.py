@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from flask.testing import FlaskClient
 
 from events.handling import Cause
-from pbem.mail.inbound import Reply, apply_reply
+from pbem.post.mail.inbound import Reply, apply_reply
 from pbem.service import Service
 from playout import play_random
 from web.conftest import ANN, BEN, Game, csrf_of, text
@@ -166,7 +166,7 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
 def test_a_mail_with_a_receipt_links_the_audit_of_the_move_the_verification_and_the_replay(client: FlaskClient,
                                                                                     game: Game) -> None:
     from delivery import html_of, mails_to, parse, text_of
-    from pbem.mail.outbox import message_of
+    from pbem.post.mail.outbox import message_of
     result = game.service.act(game.id, ANN.email, "bet 2", cause=Cause("cli"))
     game.service.act(game.id, BEN.email, "bet 1", cause=Cause("cli"))
     receipt = parse(message_of(mails_to(game.service, ANN.email)[-1]))  # folded into her next turn's mail

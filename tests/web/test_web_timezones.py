@@ -11,9 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from delivery import html_of, mails_to, parse, text_of
-from pbem import config
-from pbem.mail.outbox import message_of
-from pbem.people import in_zone
+from pbem.instance import config
+from pbem.post.mail.outbox import message_of
+from pbem.post.people import in_zone
 from pbem.service import Service
 from pbem.web import create_app
 from web.conftest import ANN, BEN, SECRET, Game, csrf_of, text
@@ -141,7 +141,7 @@ def test_players_who_chose_no_zone_read_the_instance_default(tmp_path: Path, hig
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game = Game(service.create_game("highdie", [ANN, BEN], seed="tokyo").after.game_id, service,
-                    app.extensions["pbem.links"])
+                    app.extensions["pbem.instance.links"])
         client = app.test_client()
         due = service.deadline_of(game.id, 0)
         assert due is not None

@@ -1,6 +1,6 @@
 """Posting a webhook's row of the outbox: one HTTPS POST, signed for generic endpoints, with a timeout.
 
-The sender (``pbem.mail.dispatch``) claims the row, calls ``Poster.post`` and records the outcome as for a mail:
+The sender (``pbem.post.mail.dispatch``) claims the row, calls ``Poster.post`` and records the outcome as for a mail:
 a 2xx answer is sent; a 429 (no sooner than its ``Retry-After`` seconds, up to an hour), a 5xx, a timeout or a
 connection that fails is retried with the mail's backoff; any other answer (a 4xx: the webhook was deleted or its
 address is wrong; a redirect, which is not followed) fails for good at once (``PermanentFailure``), listed by
@@ -34,9 +34,9 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from events.store import SQLiteEventStore
-from pbem.mail.outbox import draft_of
-from pbem.mail.transport import PermanentFailure
-from pbem.webhooks import find
+from pbem.post.mail.outbox import draft_of
+from pbem.post.mail.transport import PermanentFailure
+from pbem.post.webhooks import find
 
 USER_AGENT = "pbem-webhook/1"
 TOLERANCE_SECONDS = 300

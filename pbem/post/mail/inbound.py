@@ -22,9 +22,9 @@ from pathlib import Path
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import Row, write_row
-from pbem import seatlife, talk
-from pbem.links import LinkError
-from pbem.replacing import link_refusal
+from pbem.table import seatlife, talk
+from pbem.instance.links import LinkError
+from pbem.table.replacing import link_refusal
 from pbem.service import Service, ServiceError
 
 MAX_COMMANDS = 20

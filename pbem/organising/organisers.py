@@ -9,7 +9,7 @@ came (``operator`` or ``signup``).
 A request (``check``) is a game type, the options its rules read, the time limits, an optional data
 override and the players: checked whole, with one clear error, before anything is written. The seat
 policies (``seat_policy``: what an absence does, and after how many missed deadlines a seat goes on
-autopilot) are parsed and checked by ``pbem.away`` and ``pbem.autopilot``, as ``pbem game new``'s are.
+autopilot) are parsed and checked by ``pbem.table.away`` and ``pbem.table.autopilot``, as ``pbem game new``'s are.
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
-from pbem import autopilot, away, seatlife
+from pbem.table import autopilot, away, seatlife
 from pbem.errors import ServiceError
 from pbem.games import all_games
 from pbem.games.options import Option
-from pbem.mail.outbox import mail_row
-from pbem.mail.render import address, new_message_id
+from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.render import address, new_message_id
 
 if TYPE_CHECKING:
-    from pbem.notify import Notifier
+    from pbem.post.notify import Notifier
     from pbem.service import Player
 
 SIGNUP_MINUTES = 60        # an address is sent at most one new-game link per hour through the open form
@@ -57,7 +57,7 @@ def options_of(game_type: str) -> tuple[Option, ...]:
     return tuple(getattr(rules, "option_choices", ())) if rules is not None else ()
 
 
-# The vacation policies as the new-game page offers them (``pbem.away``), in words; ``allowance`` takes its days.
+# The vacation policies as the new-game page offers them (``pbem.table.away``), in words; ``allowance`` takes its days.
 VACATIONS = (("pause", "The game's clocks stop while anyone is away"),
              ("run", "Deadlines run, and the default is played for the away player when one passes"),
              ("allowance", "Only the away player's clock stops, up to a number of days per game"))

@@ -1,7 +1,7 @@
 """The events of a seat's life at the table: absences, autopilot, resignation and replacement.
 
 They are the delivery layer's (``pbem.*``): they change no position, so they outdate no link (but a
-replacement ends the old holder's links: ``pbem.replacing``). All are public: the table is told who is
+replacement ends the old holder's links: ``pbem.table.replacing``). All are public: the table is told who is
 away until when, who is on autopilot, who resigned and that a seat has a new player. What is private
 stays out of the log: an absence's reason the player kept to themselves enters it as a keyed hash only
 (its words are in the ``absences`` table, read by its writer's pages), and a new holder's address as a

@@ -38,12 +38,12 @@ from events.rng import new_seed
 from events.rules import EventType
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.errors import NotFound, ServiceError
-from pbem.mail.outbox import mail_row
-from pbem.mail.render import address, new_message_id
-from pbem.organisers import policy_described
+from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.render import address, new_message_id
+from pbem.organising.organisers import policy_described
 
 if TYPE_CHECKING:
-    from pbem.notify import Notifier
+    from pbem.post.notify import Notifier
     from pbem.service import Player
 
 PREFIX = "muster-"
@@ -331,7 +331,7 @@ def muster_id_for(organiser: str, form: str) -> str:
 def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: str, title: str,
                 players: Sequence[Player], options: Mapping[str, Any], data_override: Mapping[str, Any] | None,
                 days: float, cause: Cause, muster_id: str | None = None) -> Muster:
-    """Open a muster and invite every player (the request is checked before: ``pbem.organisers.check``).
+    """Open a muster and invite every player (the request is checked before: ``pbem.organising.organisers.check``).
 
     :raises AlreadyOpened: ``muster_id`` names a muster opened before (a form sent twice).
     """

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 import jinja2
 
 from events.store import SQLiteEventStore
-from pbem.delivery import moment_of, utc
+from pbem.table.delivery import moment_of, utc
 
 DEFAULT_ZONE = "UTC"
 MAIL_MODES = ("every", "daily")

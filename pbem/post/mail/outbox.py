@@ -8,7 +8,7 @@ import zlib
 from typing import Any, Mapping
 
 from events.store import Row, SQLiteEventStore
-from pbem.claims import CLAIM_COLUMNS
+from pbem.post.claims import CLAIM_COLUMNS
 
 OUTBOX = "outbox"
 
@@ -18,7 +18,7 @@ def create_tables(store: SQLiteEventStore) -> None:
         "id": str, "game_id": str, "seat": int, "to_addr": str, "kind": str, "subject": str,
         "message_id": str, "draft": bytes, "message": str, "status": str, "attempts": int, "due_at": str,
         "created_at": str, "sent_at": str, "last_error": str, **CLAIM_COLUMNS,
-        "channel": str,  # mail (or NULL: rows written before webhooks), or webhook (``pbem.webhooks``)
+        "channel": str,  # mail (or NULL: rows written before webhooks), or webhook (``pbem.post.webhooks``)
     }, pk="id", indexes=[("status", "due_at", "created_at"), ("game_id",), ("status", "sent_at"),
                        ("to_addr", "status")])  # a webhook's posts (``webhook:ID``) waiting and failed
     # sender: the claim's owner that made the attempt (host:pid:run), to tell senders apart
@@ -58,5 +58,5 @@ def message_of(row: Mapping[str, Any]) -> str:
     """The mail as it is sent: its draft rendered now (a row of an older version may hold its rendered message)."""
     if row.get("message"):
         return str(row["message"])
-    from pbem.mail.render import build
+    from pbem.post.mail.render import build
     return build(draft_of(row))

@@ -9,15 +9,17 @@ from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
-from pbem import autopilot, logbook, owed_mail, undo_requests, webhooks
-from pbem.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
-from pbem.links import Links
-from pbem.mail.outbox import mail_row
-from pbem.mail.render import address, domain_of, new_message_id
-from pbem.people import DEFAULT_ZONE, MailSettings, readers, short_time, zone_in, zone_of
-from pbem.presentation import short_name, turn_label
-from pbem.seat_events import TOLD_TYPES
-from pbem.talk import TALK_TYPES, is_talk
+from pbem.table import autopilot, undo_requests
+from pbem.proof import logbook
+from pbem.post import owed_mail, webhooks
+from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.instance.links import Links
+from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.render import address, domain_of, new_message_id
+from pbem.post.people import DEFAULT_ZONE, MailSettings, readers, short_time, zone_in, zone_of
+from pbem.games.presentation import short_name, turn_label
+from pbem.table.seat_events import TOLD_TYPES
+from pbem.table.talk import TALK_TYPES, is_talk
 
 
 class Desk(undo_requests.Table, Protocol):
@@ -74,7 +76,7 @@ class Notifier:
         return f"{self.base_url}/organise/{self.links.make('organiser', game_id)}"
 
     def unsubscribe_url(self, game_id: str, seat: int, seq: int = 0) -> str:
-        """The seq (the move it was made at) ends the link when the seat changes hands (``pbem.replacing``)."""
+        """The seq (the move it was made at) ends the link when the seat changes hands (``pbem.table.replacing``)."""
         return f"{self.base_url}/unsubscribe/{self.links.make('unsubscribe', f'{game_id}.{seat}.{seq}')}"
 
     def undo_url(self, game_id: str, request: str, seat: int) -> str:
@@ -145,7 +147,7 @@ class Notifier:
 
     def game_posts(self, service: Desk, after: GameState[Any], events: list[Event], prompts: Mapping[int, Any],
                    deadlines: Mapping[int, Mapping[str, Any]]) -> list[Row]:
-        """The posts to the game's webhooks, if the command is news for the table (``pbem.webhooks``)."""
+        """The posts to the game's webhooks, if the command is news for the table (``pbem.post.webhooks``)."""
         rules = service.kernel.rules(after)
         return webhooks.game_posts(service.store, after, events, title=rules.title, prompts=prompts,
                                    due=lambda seat: (deadlines.get(seat, {}).get("due_at")
@@ -239,7 +241,7 @@ class Notifier:
         their receipt: the hash of every event their own moves recorded since then (a move that ended
         their part sent no mail of its own). The player's time zone (``tz``, if the caller read it) is fixed in
         the draft now: a zone chosen later applies to later mails. ``told``: the last seq the player was told of,
-        if the caller knows it (``pbem.owed_mail`` composes several mails of one player before writing any).
+        if the caller knows it (``pbem.post.owed_mail`` composes several mails of one player before writing any).
         """
         game_id, seat = state.game_id, int(player["seat"])
         if told is None:

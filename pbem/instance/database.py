@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Union
 
 from events.store import SQLiteEventStore
-from pbem import config
+from pbem.instance import config
 
 Store = Union[SQLiteEventStore, Any]  # or events.pgstore.PostgresEventStore (psycopg imported only when used)
 

@@ -22,12 +22,12 @@ from events.envelope import Event, Visibility, actor_seat
 from events.replay import GameNotFound, GameState, Replayer, live_states
 from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
-from pbem.delivery import waiting_for
-from pbem.logbook import describe_event
+from pbem.table.delivery import waiting_for
+from pbem.proof.logbook import describe_event
 
 if TYPE_CHECKING:
     from events.handling import Kernel
-    from pbem.database import Store
+    from pbem.instance.database import Store
 
 CACHED_GAMES = 8
 WINDOW = 12        # events listed before the one shown

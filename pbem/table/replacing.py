@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 from events.envelope import ORGANISER, Event, NewEvent
 from events.handling import Cause, CommandResult
 from events.store import Row, SQLiteEventStore
-from pbem import away
-from pbem.autopilot import STATUS, status
+from pbem.table import away
+from pbem.table.autopilot import STATUS, status
 from pbem.errors import ServiceError
-from pbem.seat_events import SEAT_REPLACED
+from pbem.table.seat_events import SEAT_REPLACED
 
 if TYPE_CHECKING:
     from pbem.service import Player, Service
@@ -118,7 +118,7 @@ class _Hooks:
 def seat_history(service: Service, game_id: str, seat: int, since: int) -> list[str]:
     """The seat's log in words, as the seat saw it: what a new player needs to take it over (without the words of
     their predecessor's private notes and kept reasons, which were that player's own)."""
-    from pbem import logbook
+    from pbem.proof import logbook
     return [str(line["text"]) for line in logbook.log(service, game_id, seat, holder_since=since)
             if not line.get("undone") and not line.get("repeats")]
 
@@ -127,8 +127,8 @@ def notice(service: Service, state: Any, old: dict[str, Any], new_name: str) -> 
     """The old player's mail: their seat went to another player; no view, no link to the seat."""
     notifier = service.notifier
     assert notifier is not None
-    from pbem.mail.outbox import mail_row
-    from pbem.mail.render import address, new_message_id
+    from pbem.post.mail.outbox import mail_row
+    from pbem.post.mail.render import address, new_message_id
     title = service.kernel.rules(state).title
     subject = f"[{title} · {state.game_id}] Your seat was given to another player"
     stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")

@@ -13,7 +13,7 @@
   optional ``resignation`` attribute. None of the built-in games' rulebooks lets a player leave (every
   seat scores, and in A Study in Emerald a side's weakest player decides its fate), so the rule is
   ``autopilot`` for all: the seat goes on autopilot for good, until the organiser gives it to another
-  player (``pbem.replacing``). A resigned player cannot take it back by acting.
+  player (``pbem.table.replacing``). A resigned player cannot take it back by acting.
 
 The read model is ``seat_status`` (missed in a row, autopilot, resigned, and ``since_seq``: the event that
 gave the seat its current player), written with the events.
@@ -28,10 +28,10 @@ from events.handling import Cause, CommandResult
 from events.replay import GameState
 from events.rules import IllegalAction
 from events.store import Row, SQLiteEventStore
-from pbem.delivery import TIMED_OUT, check_scheduled
+from pbem.table.delivery import TIMED_OUT, check_scheduled
 from pbem.errors import ServiceError
-from pbem.seat_events import (ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED,
-                              SEAT_REPLACED, SEAT_RESIGNED)
+from pbem.table.seat_events import (ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED,
+                                    SEAT_REPLACED, SEAT_RESIGNED)
 
 if TYPE_CHECKING:
     from pbem.service import Service
@@ -56,7 +56,7 @@ def status(store: SQLiteEventStore, game_id: str, seat: int) -> dict[str, int]:
 
 def piloted(store: SQLiteEventStore, game_id: str, events: Sequence[Event]) -> set[int]:
     """The seats on autopilot once these events (a command's, not yet written) are recorded: the scheduler plays
-    their prompts at once, so they are not mailed "your turn" (``pbem.notify``)."""
+    their prompts at once, so they are not mailed "your turn" (``pbem.post.notify``)."""
     seats = {int(r["seat"]) for r in store.query(f"SELECT seat FROM {STATUS} WHERE game_id = ? AND autopilot = 1",
                                                  (game_id,))}
     for event in events:
@@ -153,8 +153,8 @@ def organiser_mail(service: Service, state: GameState[Any], seat: int, events: S
         return []
     from datetime import datetime, timezone
 
-    from pbem.mail.outbox import mail_row
-    from pbem.mail.render import new_message_id
+    from pbem.post.mail.outbox import mail_row
+    from pbem.post.mail.render import new_message_id
     reason = next((e.payload["reason"] for e in events if e.type == AUTOPILOT_ON and e.payload["seat"] == seat), "")
     title = service.kernel.rules(state).title
     name = state.config.seats[seat].name
@@ -268,7 +268,7 @@ def resign(service: Service, game_id: str, seat: int, *, cause: Cause) -> Comman
 def check_command(history: Sequence[Event], command: Sequence[Event]) -> str | None:
     """Why a command cannot be honest, or None: an autopilot move must be for a seat on autopilot then, with
     its ``pbem.AutopilotPlayed`` naming that seat and action; any other scheduler move is a time-out
-    (``pbem.delivery.check_scheduled``)."""
+    (``pbem.table.delivery.check_scheduled``)."""
     first = command[0]
     played = [e for e in command if e.type == AUTOPILOT_PLAYED]
     if first.cause.get("via") != "autopilot" and not played:

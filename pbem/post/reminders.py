@@ -21,12 +21,12 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Sequence
 
 from events.store import SQLiteEventStore, write_row
-from pbem import deadlines
+from pbem.table import deadlines
 
 if TYPE_CHECKING:
     from pbem.service import Service
 
-log = logging.getLogger("pbem.reminders")
+log = logging.getLogger("pbem.post.reminders")
 
 WRITE_BATCH = 100  # owed reminders composed and written per transaction before sending
 

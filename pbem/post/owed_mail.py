@@ -32,7 +32,7 @@ from events.store import Row, write_row
 if TYPE_CHECKING:
     from pbem.service import Service
 
-log = logging.getLogger("pbem.mail")
+log = logging.getLogger("pbem.post.mail")
 
 BATCH = 50  # owed mails composed per transaction
 

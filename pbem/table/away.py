@@ -37,11 +37,11 @@ from events.envelope import SCHEDULER, Event, NewEvent, seat_actor
 from events.handling import Cause, CommandResult, StaleCommand
 from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED
-from pbem.hooks import WithRows
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED
+from pbem.table.hooks import WithRows
 from pbem.errors import ServiceError
-from pbem.people import zone_of
-from pbem.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, MAX_REASON, POLICIES, day, when
+from pbem.post.people import zone_of
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, MAX_REASON, POLICIES, day, when
 
 if TYPE_CHECKING:
     from pbem.service import Service

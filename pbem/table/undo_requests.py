@@ -23,13 +23,13 @@ from events.handling import (Cause, CommandResult, Hooks, StaleCommand, UndoRefu
 from events.replay import GameState, effective
 from events.schema import ACTIONS_UNDONE, GAME_CREATED
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem import logbook
-from pbem.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
+from pbem.proof import logbook
+from pbem.table.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
 from pbem.errors import ServiceError
 
 if TYPE_CHECKING:
     from events.handling import Kernel
-    from pbem.database import Store
+    from pbem.instance.database import Store
 
 
 class Table(Hooks, Protocol):

@@ -28,7 +28,7 @@ from events.envelope import Event, NewEvent, Visibility, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
 from events.rules import EventType, InvalidAction
 from events.store import Row
-from pbem.hooks import WithRows
+from pbem.table.hooks import WithRows
 
 if TYPE_CHECKING:
     from pbem.service import Service

@@ -12,14 +12,13 @@ from typing import Any, Mapping
 
 import jinja2
 
-from pbem.delivery import utc
-from pbem.mail.mime import assemble
-from pbem.people import reader_time
-from pbem.presentation import present
-from pbem.witness import HEADER as WITNESS_HEADER
-from pbem.witness import header_value
+from pbem.table.delivery import utc
+from pbem.post.mail.mime import assemble
+from pbem.post.people import reader_time
+from pbem.games.presentation import present
+from pbem.proof.witness import HEADER as WITNESS_HEADER, header_value
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
 @lru_cache(maxsize=1)
@@ -82,7 +81,7 @@ def build(draft: Mapping[str, Any]) -> str:
     if draft.get("reply_to"):
         headers.append(("Reply-To", draft["reply_to"]))
     witness = context.get("witness")
-    if witness:  # the chain head when the mail was written: the player's own proof of the log (pbem.witness)
+    if witness:  # the chain head when the mail was written: the player's own proof of the log (pbem.proof.witness)
         headers.append((WITNESS_HEADER, header_value(witness["game_id"], witness["seq"], witness["hash"])))
     if context.get("game_id") and context.get("title"):  # one list per game: mail programs filter and mute by it
         headers.append(("List-Id", f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"))

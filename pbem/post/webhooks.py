@@ -2,7 +2,7 @@
 
 A webhook belongs to a game (its organiser adds it) or to a player (by their address). Whatever is mail-worthy
 for its owner is also posted there, as a row of the same outbox (``channel = 'webhook'``), claimed, retried and
-backed off by the same sender as mail (``pbem.mail.dispatch``); ``pbem.webhook_post`` does the posting.
+backed off by the same sender as mail (``pbem.post.mail.dispatch``); ``pbem.post.webhook_post`` does the posting.
 
 * **What it sees.** A game's webhook reads like a spectator: the public log's lines, who the game waits for (the
   kind of decision, never its text) and the outcome. A player's webhook gets what that player's mails say: their
@@ -37,11 +37,11 @@ from events.replay import GameState, undone_seqs
 from events.rules import EventType
 from events.schema import ACTIONS_UNDONE, GAME_ENDED, RANDOM_DRAWN
 from events.store import Row, SQLiteEventStore, write_row
-from pbem.delivery import DEADLINE_SET, TIMED_OUT, public_prompt, utc
-from pbem.hooks import WithRows
+from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, public_prompt, utc
+from pbem.table.hooks import WithRows
 from pbem.errors import NotFound, ServiceError
-from pbem.mail.outbox import OUTBOX, pack
-from pbem.talk import TALK_TYPES
+from pbem.post.mail.outbox import OUTBOX, pack
+from pbem.table.talk import TALK_TYPES
 
 if TYPE_CHECKING:
     from pbem.service import Service

@@ -1,5 +1,5 @@
-"""A seat's life at the table, as the service sees it: the hooks of vacations (``pbem.away``), autopilot and
-resignation (``pbem.autopilot``) and replacement (``pbem.replacing``), in one place."""
+"""A seat's life at the table, as the service sees it: the hooks of vacations (``pbem.table.away``), autopilot and
+resignation (``pbem.table.autopilot``) and replacement (``pbem.table.replacing``), in one place."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from events.handling import Cause, CommandResult
 from events.rules import ActionError
 from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem import autopilot, away, replacing
+from pbem.table import autopilot, away, replacing
 from pbem.errors import ServiceError
-from pbem.autopilot import check_command, check_may_act
-from pbem.seat_events import SEAT_EVENT_TYPES
+from pbem.table.autopilot import check_command, check_may_act
+from pbem.table.seat_events import SEAT_EVENT_TYPES
 
 if TYPE_CHECKING:
     from pbem.service import Service

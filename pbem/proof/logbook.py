@@ -13,8 +13,10 @@ from events.rules import Rules
 from events.replay import undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
-from pbem import away, records, replacing, seat_events, talk, webhooks
-from pbem.delivery import describe_delivery
+from pbem.table import away, replacing, seat_events, talk
+from pbem.proof import records
+from pbem.post import webhooks
+from pbem.table.delivery import describe_delivery
 
 SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
 

@@ -1,6 +1,6 @@
 """Deadlines that keep a slow game moving: issued with each prompt, found when due, timed out, paused and moved.
 
-Every change is an event of the delivery layer in the game's own stream (``pbem.delivery``), appended
+Every change is an event of the delivery layer in the game's own stream (``pbem.table.delivery``), appended
 through the kernel with the host's hooks, so the read models and mails follow in the same transaction.
 The host is the service, seen through the little it needs here (``Host``).
 """
@@ -15,7 +15,7 @@ from events.handling import Cause, CommandResult, Kernel
 from events.replay import GameState
 from events.schema import ACTIONS_UNDONE
 from events.store import Row, SQLiteEventStore
-from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT, public_prompt
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT, public_prompt
 from pbem.errors import ServiceError
 
 
@@ -41,7 +41,7 @@ class Host(Protocol):
 def issued(host: Host, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
     """A deadline for every seat newly prompted (its turn, or an out-of-turn decision).
 
-    Its public reason is the prompt's kind in words, never its text (``pbem.delivery.public_prompt``).
+    Its public reason is the prompt's kind in words, never its text (``pbem.table.delivery.public_prompt``).
     """
     if after.ended:
         return []

@@ -3,7 +3,7 @@
 The outbox holds mails and webhook posts (``channel``): both are claimed, retried and recorded here alike; a
 mail goes to the transport, a post to the ``Poster``.
 
-Each row is claimed before it is sent (``pbem.claims``): several senders at once (the worker and a
+Each row is claimed before it is sent (``pbem.post.claims``): several senders at once (the worker and a
 ``pbem mail send``, or two workers by mistake) never send the same row, so with live senders a mail
 goes out exactly once. Delivery across a crash is at least once: a sender killed between the
 server's acceptance and the row's update leaves its claim behind; once the claim's lease has run
@@ -25,11 +25,11 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from events.store import SQLiteEventStore
-from pbem.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
-from pbem.mail.outbox import OUTBOX, message_of
-from pbem.mail.transport import PermanentFailure, Transport
-from pbem.webhook_post import Poster
-from pbem.webhooks import CHANNEL as WEBHOOK_CHANNEL
+from pbem.post.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
+from pbem.post.mail.outbox import OUTBOX, message_of
+from pbem.post.mail.transport import PermanentFailure, Transport
+from pbem.post.webhook_post import Poster
+from pbem.post.webhooks import CHANNEL as WEBHOOK_CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class _Run:
             error, permanent = f"cannot render the mail: {type(err).__name__}: {err}", True
             log.exception("mail %s cannot be rendered", row["id"])
         try:
-            if webhook:  # a webhook's post (``pbem.webhook_post``): the same claim, retries and backoff as a mail
+            if webhook:  # a webhook's post (``pbem.post.webhook_post``): the same claim, retries and backoff as a mail
                 (self.poster or Poster()).post(self.store, row)
             elif message is not None:
                 self.transport.send(self.sender, row["to_addr"], message, row["id"])

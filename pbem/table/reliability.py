@@ -19,7 +19,7 @@ from typing import Any, Sequence
 
 from events.envelope import Event, actor_seat
 from events.store import Row, SQLiteEventStore
-from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, TIMED_OUT
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, TIMED_OUT
 
 COLUMNS = {"game_id": str, "seat": int, "email": str, "on_time": int, "late": int, "missed": int,
            "response_seconds": float}
