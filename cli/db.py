@@ -9,7 +9,7 @@ from events.store import ConcurrencyError, StoreUnavailable
 from pbem.instance.config import ConfigError
 from pbem.instance.database import open_address, open_store
 from pbem.instance.dbcopy import CopyRefused, copy
-from pbem.tables import create_tables
+from pbem.service import create_tables
 
 
 @click.group("db")

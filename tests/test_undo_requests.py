@@ -14,7 +14,8 @@ from events.audit import verify
 from events.handling import Cause, CommandResult, UndoRefused
 from events.replay import effective
 from events.schema import ACTIONS_UNDONE
-from pbem.table.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
+from pbem.table.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.instance.times import utc
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service, ServiceError
 from pbem.table.undo_requests import AlreadyAnswered, NotAsked, RequestClosed, UnknownRequest

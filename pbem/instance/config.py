@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from pbem.post.people import ZoneError, check_zone
+from pbem.instance.times import ZoneError, check_zone
 
 DEFAULT_INSTANCE = "instance"
 CONFIG_FILE = "pbem.toml"

@@ -73,7 +73,7 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
          progress: Callable[[str], None] = lambda _: None) -> CopyReport:
     """Copy everything of ``source`` into the empty ``target``; verify every game's chain there.
 
-    ``create_tables`` makes the delivery layer's tables on the target first (``pbem.tables.create_tables``).
+    ``create_tables`` makes the delivery layer's tables on the target first (``pbem.service.create_tables``).
 
     :raises CopyRefused: the target is not empty, or a game's chain did not verify on arrival.
     """

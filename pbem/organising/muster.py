@@ -38,13 +38,13 @@ from events.rng import new_seed
 from events.rules import EventType
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.errors import NotFound, ServiceError
+from pbem.instance.players import Player
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
 from pbem.organising.organisers import policy_described
 
 if TYPE_CHECKING:
     from pbem.post.notify import Notifier
-    from pbem.service import Player
 
 PREFIX = "muster-"
 OPENED, INVITED, ANSWERED = "pbem.MusterOpened", "pbem.MusterInvited", "pbem.MusterAnswered"
@@ -430,7 +430,6 @@ def start(host: Host, found: Muster) -> CommandResult | None:
     take the last acceptance only one appends it, and should the process stop before the game is
     created, the scheduler creates it (``stalled``).
     """
-    from pbem.service import Player
     assert found.game_id is not None
     if host.store.last(found.game_id)[0]:
         return None

@@ -26,6 +26,7 @@ from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
 from pbem.table import autopilot, away, seatlife
 from pbem.errors import ServiceError
+from pbem.instance.players import Player
 from pbem.games import all_games
 from pbem.games.options import Option
 from pbem.post.mail.outbox import mail_row
@@ -33,7 +34,6 @@ from pbem.post.mail.render import address, new_message_id
 
 if TYPE_CHECKING:
     from pbem.post.notify import Notifier
-    from pbem.service import Player
 
 SIGNUP_MINUTES = 60        # an address is sent at most one new-game link per hour through the open form
 MAX_OVERRIDE = 32 * 1024   # bytes of a data override file
@@ -193,7 +193,6 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
     ``players`` are (name, address) pairs in seat order (blank rows already left out); ``chosen`` the
     options by key (the form's values); ``hours`` the turn and interrupt limits; ``override`` a TOML file.
     """
-    from pbem.service import Player
     rules = games.get(game_type)
     if rules is None:
         raise ServiceError("choose one of the games offered")

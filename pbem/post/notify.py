@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Sequence
 
 from events.envelope import Event, actor_seat
 from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
+from pbem.post.desk import Desk
 from pbem.table import autopilot, undo_requests
 from pbem.proof import logbook
 from pbem.post import owed_mail, webhooks
@@ -16,27 +17,16 @@ from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUE
 from pbem.instance.links import Links
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, domain_of, new_message_id
-from pbem.post.people import DEFAULT_ZONE, MailSettings, readers, short_time, zone_in, zone_of
+from pbem.post.people import MailSettings, readers
+from pbem.instance.times import DEFAULT_ZONE, short_time, zone_in, zone_of
 from pbem.games.presentation import short_name, turn_label
-from pbem.table.seat_events import TOLD_TYPES
+from pbem.table.seat_events import AUTOPILOT_ON, TOLD_TYPES
 from pbem.table.talk import TALK_TYPES, is_talk
-
-
-class Desk(undo_requests.Table, Protocol):
-    """What the mails read of the service (which passes itself): besides what undo requests use, a seat's deadline,
-    a seat's legal commands, a player's games and the id of their home page."""
-
-    def deadline_of(self, game_id: str, seat: int) -> str | None: ...
-
-    def legal_texts(self, state: GameState[Any], seat: int, limit: int | None = None) -> list[str]: ...
-
-    def games_of(self, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]: ...
-
-    def player_id(self, email: str) -> str: ...
 
 
 SINCE_LINES = 12    # what happened since the last mail: the latest lines; the replay has the rest
 RECEIPT_LINES = 40  # a receipt's event lines: the latest; the audit pages have the rest
+HISTORY_LINES = 400  # the seat's log in a welcome mail: the latest lines; the replay has all of it
 
 SUBJECTS = {
     "turn": "Your turn",
@@ -175,7 +165,7 @@ class Notifier:
                         continue
                     url = self.undo_url(after.game_id, request.request, seat)
                     extra = {"asker": names[request.seat], "request": request.to_json(names),
-                             "moves": undo_requests.moves(service, after, request, seat),
+                             "moves": logbook.undo_moves(service, after, request, seat),
                              "others": [names[s] for s in request.approvers if s != seat], "undo_url": url,
                              "approve_url": f"{url}?answer=approve", "refuse_url": f"{url}?answer=refuse"}
                     rows.append(owed_mail.owe(after, start + len(rows), player, "undo_request", deadline=None,
@@ -193,6 +183,59 @@ class Notifier:
                                               extra=extra,
                                               tz=zone_of(service.store, str(player["email"]), self.timezone)))
         return rows
+
+    # ---- a seat's life: the organiser asked for a substitute, a seat given to another player ------------
+
+    def substitute_wanted(self, service: Desk, state: GameState[Any], seat: int,
+                          events: Sequence[Event]) -> list[Row]:
+        """Ask the game's organiser to find a substitute for a seat on autopilot (no organiser: no mail)."""
+        organiser = autopilot.organiser_of(service.store, state.game_id)
+        if not organiser:
+            return []
+        reason = next((e.payload["reason"] for e in events if e.type == AUTOPILOT_ON and e.payload["seat"] == seat),
+                      "")
+        title = service.kernel.rules(state).title
+        name = state.config.seats[seat].name
+        subject = f"[{title} · {state.game_id}] {name} is on autopilot: a substitute is wanted"
+        stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+        context = {"title": title, "game_id": state.game_id, "name": name, "reason": reason,
+                   "organise_url": self.organiser_url(state.game_id), "seat": seat}
+        message_id = new_message_id(self.sender)
+        draft = {"template": "substitute", "context": context, "sender": self.sender, "subject": subject,
+                 "to": organiser, "message_id": message_id, "thread_root": message_id, "reply_to": None,
+                 "date": stamp, "unsubscribe_url": None}
+        return [mail_row(game_id=state.game_id, seat=None, to_addr=organiser, kind="substitute", subject=subject,
+                         message_id=message_id, draft=draft, now=stamp)]
+
+    def seat_replaced(self, service: Desk, state: GameState[Any], seat: int, old: Mapping[str, Any],
+                      new: Mapping[str, Any], since: int) -> list[Row]:
+        """The new holder's welcome (the seat's view and its log as the seat saw it) and the old holder's notice."""
+        rules = service.kernel.rules(state)
+        prompt = rules.prompts(state.game).get(seat) if not state.ended else None
+        # the seat's log in words: what a new player needs to take it over, without the words of their
+        # predecessor's private notes and kept reasons, which were that player's own
+        history = [str(line["text"]) for line in logbook.log(service, state.game_id, seat, holder_since=since)
+                   if not line.get("undone") and not line.get("repeats")]
+        welcome = self.compose(service, state, [], new, "welcome", prompt,
+                               extra={"history": history[-HISTORY_LINES:],
+                                      "history_more": max(0, len(history) - HISTORY_LINES),
+                                      "previous": old["name"]})
+        return welcome + self.seat_given(service, state, old, str(new["name"]))
+
+    def seat_given(self, service: Desk, state: GameState[Any], old: Mapping[str, Any], new_name: str) -> list[Row]:
+        """The old player's mail: their seat went to another player; no view, no link to the seat."""
+        title = service.kernel.rules(state).title
+        subject = f"[{title} · {state.game_id}] Your seat was given to another player"
+        stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
+        context = {"title": title, "game_id": state.game_id, "player": old["name"], "new_name": new_name,
+                   "home_url": self.home_url(service.player_id(str(old["email"])))}
+        message_id = new_message_id(self.sender)
+        draft = {"template": "seat_given", "context": context, "sender": self.sender, "subject": subject,
+                 "to": address(str(old["name"]), str(old["email"])), "message_id": message_id,
+                 "thread_root": self.thread_root(state.game_id, int(old["seat"])), "reply_to": None, "date": stamp,
+                 "unsubscribe_url": None}
+        return [mail_row(game_id=state.game_id, seat=None, to_addr=str(old["email"]), kind="seat_given",
+                         subject=subject, message_id=message_id, draft=draft, now=stamp)]
 
     def context(self, service: Desk, state: GameState[Any], since_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None, now: datetime, tz: str,

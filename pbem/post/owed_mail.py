@@ -7,7 +7,7 @@ mail in words, their view of the board, the commands they may type, the signed l
 cost, and needs nothing the command could change: it is done from the game as it stood at the command's
 ``seq``, after the command has been recorded.
 
-* A command made through a web page leaves its mails to the worker (``Service.defer_mail``): the page
+* A command made through a web page leaves its mails to the worker (``Desk.defer_mail``): the page
   answers at once, and the worker composes what is owed before it sends (``pbem.scheduler.Jobs.send_mail``).
 * Any other command (the command line, a mail reply, a time-out in the worker) composes its game's owed
   mails as soon as it is recorded, so they are in the outbox when the command returns.
@@ -24,13 +24,12 @@ from __future__ import annotations
 import json
 import logging
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
 from events.replay import GameState
 from events.store import Row, write_row
+from pbem.post.desk import Desk
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 log = logging.getLogger("pbem.post.mail")
 
@@ -58,13 +57,13 @@ def owe(state: GameState[Any], n: int, player: Mapping[str, Any], kind: str, *, 
         "created_at": datetime.now(timezone.utc).isoformat(timespec="microseconds")})
 
 
-def pending(service: Service, game_id: str | None = None) -> int:
+def pending(service: Desk, game_id: str | None = None) -> int:
     """How many mails are owed (of one game, or of all)."""
     where, params = ("WHERE game_id = ?", (game_id,)) if game_id else ("", ())
     return int(service.store.query(f"SELECT count(*) AS n FROM mail_owed {where}", params)[0]["n"])
 
 
-def write(service: Service, *, game_id: str | None = None, state: GameState[Any] | None = None,
+def write(service: Desk, *, game_id: str | None = None, state: GameState[Any] | None = None,
           limit: int = 5_000) -> int:
     """Compose the owed mails (of one game, or of all), oldest first, and put them in the outbox; how many were.
 
@@ -110,12 +109,12 @@ def write(service: Service, *, game_id: str | None = None, state: GameState[Any]
     return written
 
 
-def _told(service: Service, game_id: str, seat: int) -> int:
+def _told(service: Desk, game_id: str, seat: int) -> int:
     rows = service.store.query("SELECT last_seq FROM seat_mail WHERE game_id = ? AND seat = ?", (game_id, seat))
     return int(rows[0]["last_seq"]) if rows else 0
 
 
-def _state_at(service: Service, states: dict[str, GameState[Any]], game_id: str, seq: int) -> GameState[Any]:
+def _state_at(service: Desk, states: dict[str, GameState[Any]], game_id: str, seq: int) -> GameState[Any]:
     """The game as it stood at ``seq``: the one just used, carried forward to ``seq`` (the rows of a game come in
     order), the latest (cached), or replayed up to there.
 
@@ -133,7 +132,7 @@ def _state_at(service: Service, states: dict[str, GameState[Any]], game_id: str,
     return carried
 
 
-def _compose(service: Service, row: Mapping[str, Any], state: GameState[Any], told: int) -> list[Row]:
+def _compose(service: Desk, row: Mapping[str, Any], state: GameState[Any], told: int) -> list[Row]:
     notifier = service.notifier
     if notifier is None:
         return []

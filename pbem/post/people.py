@@ -1,8 +1,4 @@
-"""A player's own settings (their time zone, which mails they get), and times shown as a player reads them.
-
-A player's zone is the ``timezone`` column of the ``players`` table: an IANA name, or empty
-for the instance's default (the ``timezone`` setting). Pages and mails a player reads show a
-time in their zone and in UTC; spectator and proof pages, and the log, stay in UTC (the record).
+"""A player's own settings: their time zone (``pbem.instance.times`` shows times in it), and which mails they get.
 
 Which mails a player gets is the ``mail_mode`` column (``every`` decision, the default, or a
 ``daily`` digest) and ``receipts`` (1: a mail for every move, even one that ends their part).
@@ -14,61 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
-from typing import Any, Mapping, Sequence
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
-
-import jinja2
+from typing import Any, Sequence
 
 from events.store import SQLiteEventStore
-from pbem.table.delivery import moment_of, utc
+from pbem.instance.times import DEFAULT_ZONE, check_zone, tzinfo_of, zone_names
 
-DEFAULT_ZONE = "UTC"
 MAIL_MODES = ("every", "daily")
 DIGEST_HOUR = 7  # a digest is due at 07:00 in the player's own zone
 MAIL_COLUMNS: dict[str, type] = {"mail_mode": str, "receipts": int, "digest_at": str}
-DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
-
-class ZoneError(ValueError):
-    """A time zone name this server does not know."""
-
-
-@lru_cache(maxsize=1)
-def zone_names() -> frozenset[str]:
-    """Every IANA zone name this machine knows (``UTC`` always), read once: listing them walks the tz database."""
-    return frozenset(available_timezones()) | {DEFAULT_ZONE}
-
-
-@lru_cache(maxsize=1)
-def _by_lower_case() -> dict[str, str]:
-    return {name.lower(): name for name in zone_names()}
-
-
-def check_zone(name: Any) -> str:
-    """The zone's name as the tz database spells it (``europe/berlin`` is ``Europe/Berlin``), if this server knows it.
-
-    :raises ZoneError: an unknown name, with what to write instead.
-    """
-    text = name.strip() if isinstance(name, str) else ""
-    if text.lower() not in _by_lower_case():
-        shown = repr(text[:60]) if text else "An empty name"
-        raise ZoneError(f"{shown} is not a time zone this server knows. Use a name from the tz database "
-                        f"such as Europe/Berlin, America/New_York or UTC")
-    return _by_lower_case()[text.lower()]
-
-
-def zone_of(store: SQLiteEventStore, email: str, default: str = DEFAULT_ZONE) -> str:
-    """The zone a player reads times in: their own choice, else ``default``."""
-    rows = store.query("SELECT timezone FROM players WHERE email = ?", (email,))
-    return zone_in(rows[0] if rows else None, default)
-
-
-def zone_in(row: Mapping[str, Any] | None, default: str = DEFAULT_ZONE) -> str:
-    """The zone of a ``players`` row (one with its ``timezone``), else ``default``."""
-    chosen = row["timezone"] if row else None
-    return str(chosen) if chosen in zone_names() else default
 
 
 def readers(store: SQLiteEventStore, emails: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -135,7 +85,7 @@ def mail_settings_of(store: SQLiteEventStore, player_id: str) -> MailSettings:
 
 def next_digest(zone: str | None, after: datetime) -> datetime:
     """The first ``DIGEST_HOUR`` o'clock in ``zone`` strictly after ``after``, in UTC."""
-    tz = _tzinfo(zone or DEFAULT_ZONE) or timezone.utc
+    tz = tzinfo_of(zone or DEFAULT_ZONE) or timezone.utc
     local = after.astimezone(tz)
     due = local.replace(hour=DIGEST_HOUR, minute=0, second=0, microsecond=0)
     while due <= local:
@@ -173,56 +123,24 @@ def digests_due(store: SQLiteEventStore, now: datetime) -> list[dict[str, Any]]:
                        "WHERE digest_at <= ? ORDER BY digest_at", (now.isoformat(timespec="seconds"),))
 
 
-def _tzinfo(zone: str) -> ZoneInfo | None:
-    if zone == DEFAULT_ZONE or zone not in zone_names():
-        return None
-    try:
-        return ZoneInfo(zone)
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
 
 
-def _day(moment: datetime, year: bool = True) -> str:
-    text = f"{DAYS[moment.weekday()]} {moment.day} {MONTHS[moment.month - 1]}"
-    return f"{text} {moment.year}" if year else text
+
+_GAMES_OF = ("FROM players p JOIN seats s ON s.email = p.email JOIN games g ON g.game_id = s.game_id "
+             "LEFT JOIN deadlines d ON d.game_id = s.game_id AND d.seat = s.seat WHERE p.player_id = ?")
 
 
-def in_zone(moment: Any, zone: str | None) -> str:
-    """An ISO time in ``zone`` with the zone named, then in UTC: ``Tue 24 Nov 2026, 09:18 (Europe/Berlin) — 08:18 UTC``.
-
-    The UTC part has its own day when that differs. In UTC, or in a zone this server does
-    not know, it is ``delivery.utc``'s ``2026-11-24 08:18 UTC``.
-    """
-    tz = _tzinfo(zone or DEFAULT_ZONE)
-    if tz is None or not moment:
-        return utc(moment)
-    parsed = moment_of(moment)
-    if parsed is None:
-        return str(moment)
-    local, universal = parsed.astimezone(tz), parsed.astimezone(timezone.utc)
-    same_day = local.date() == universal.date()
-    return (f"{_day(local)}, {local:%H:%M} ({zone}) — "
-            f"{'' if same_day else _day(universal, year=False) + ', '}{universal:%H:%M} UTC")
+def games_of(store: SQLiteEventStore, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]:
+    """The games of the player with this id: those waiting for them first (soonest deadline first), then the
+    others, newest activity first; ``limit`` of them from ``offset`` (a page), or all."""
+    return store.query(
+        "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
+        f"{_GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id"
+        + (" LIMIT ? OFFSET ?" if limit >= 0 else " LIMIT 1000000000 OFFSET ?"),  # no LIMIT -1 on PostgreSQL
+        (pid, limit, offset) if limit >= 0 else (pid, offset))
 
 
-def short_time(moment: Any, zone: str | None) -> str:
-    """A time in a few characters, in the reader's zone: ``Tue 18:00`` (``Tue 18:00 UTC`` in UTC), for subjects."""
-    try:
-        parsed = datetime.fromisoformat(str(moment))
-    except ValueError:
-        return str(moment)
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    tz = _tzinfo(zone or DEFAULT_ZONE)
-    local = parsed.astimezone(tz or timezone.utc)
-    return f"{DAYS[local.weekday()]} {local:%H:%M}" + ("" if tz else " UTC")
-
-
-@jinja2.pass_context
-def reader_time(context: jinja2.runtime.Context, moment: Any) -> str:
-    """The ``utc`` filter of pages and mails: in the reader's zone (the context's ``tz``) and in UTC.
-
-    A page or mail without ``tz`` (spectator and proof pages) shows UTC only.
-    """
-    zone = context.get("tz")
-    return in_zone(moment, str(zone)) if zone else utc(moment)
+def count_games_of(store: SQLiteEventStore, pid: str) -> tuple[int, int]:
+    """How many games the player has, and in how many a decision waits for them."""
+    row = store.query(f"SELECT count(*) AS n, count(d.due_at) AS waiting {_GAMES_OF}", (pid,))[0]
+    return int(row["n"]), int(row["waiting"] or 0)

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from events.store import SQLiteEventStore, write_row
 from pbem.table import deadlines
+from pbem.post.desk import Desk
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 log = logging.getLogger("pbem.post.reminders")
 
@@ -51,7 +50,7 @@ def count_due(store: SQLiteEventStore, reminders: Sequence[float], now: datetime
             f"WHERE {where} AND {_RUNNING}", [*params, *keys]).rowcount)
 
 
-def write_owed(service: Service, limit: int = 10_000) -> int:
+def write_owed(service: Desk, limit: int = 10_000) -> int:
     """Compose and queue every owed reminder mail (the game as it stands); returns how many mails were queued."""
     owed = service.store.query("SELECT game_id, seat, due_at, issued_at FROM deadlines WHERE owed = 1 LIMIT ?",
                                (limit,))
@@ -77,7 +76,7 @@ def write_owed(service: Service, limit: int = 10_000) -> int:
     return queued
 
 
-def _compose(service: Service, game_id: str, seat: int, due_at: str) -> list[Any]:
+def _compose(service: Desk, game_id: str, seat: int, due_at: str) -> list[Any]:
     if service.notifier is None:
         return []
     state = service.load(game_id)

@@ -26,33 +26,27 @@ import secrets
 import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlsplit
-
-from marshmallow import Schema, fields, validate
 
 from events.envelope import ORGANISER, Event, NewEvent, Visibility
 from events.handling import Cause, CommandResult
 from events.replay import GameState, undone_seqs
-from events.rules import EventType
 from events.schema import ACTIONS_UNDONE, GAME_ENDED, RANDOM_DRAWN
 from events.store import Row, SQLiteEventStore, write_row
-from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, public_prompt, utc
+from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, WEBHOOK_ADDED, WEBHOOK_KINDS, WEBHOOK_REMOVED, public_prompt
+from pbem.instance.times import utc
 from pbem.table.hooks import WithRows
 from pbem.errors import NotFound, ServiceError
 from pbem.post.mail.outbox import OUTBOX, pack
 from pbem.table.talk import TALK_TYPES
+from pbem.post.desk import Desk
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 WEBHOOKS = "webhooks"
 CHANNEL = "webhook"   # the outbox's channel of a post (a mail's is "mail")
-KINDS = ("discord", "slack", "json")
-KIND_NAMES = {"discord": "Discord", "slack": "Slack", "json": "JSON"}
-WEBHOOK_ADDED = "pbem.WebhookAdded"
-WEBHOOK_REMOVED = "pbem.WebhookRemoved"
-WEBHOOK_TYPES = (WEBHOOK_ADDED, WEBHOOK_REMOVED)
+KINDS = tuple(WEBHOOK_KINDS)
+KIND_NAMES = WEBHOOK_KINDS
 MAX_URL = 2000
 MAX_TEXT = 1900       # characters of a post's text (Discord takes 2000)
 SINCE_LINES = 12      # a game post's lines: the latest since its last post
@@ -67,18 +61,6 @@ class WebhookError(ServiceError):
     """A webhook that cannot be added or removed; the message says why and what to give instead."""
 
 
-class WebhookSchema(Schema):
-    webhook = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{12}$"))
-    kind = fields.String(required=True, validate=validate.OneOf(KINDS))
-    host = fields.String(required=True, validate=validate.Length(min=1, max=255))
-
-
-EVENT_TYPES = (
-    EventType(WEBHOOK_ADDED, WebhookSchema,
-              doc="The organiser added a webhook: the game's public news is posted there too (its id, its kind "
-                  "discord, slack or json, and its host; the address itself is never recorded in the game)."),
-    EventType(WEBHOOK_REMOVED, WebhookSchema, doc="The organiser removed one of the game's webhooks."),
-)
 
 
 def create_tables(store: SQLiteEventStore) -> None:
@@ -247,7 +229,7 @@ def add_for_player(store: SQLiteEventStore, email: str, url: Any, kind: str | No
     return Added(shown(row), row["secret"])
 
 
-def add_for_game(service: Service, game_id: str, url: Any, kind: str | None, policy: Policy, *, cause: Cause,
+def add_for_game(service: Desk, game_id: str, url: Any, kind: str | None, policy: Policy, *, cause: Cause,
                  expected_seq: int | None = None, base_url: str = "") -> Added:
     """Add a webhook to a game: ``pbem.WebhookAdded`` (public: id, kind, host) and its row, in one command."""
     state = service.load(game_id)
@@ -268,7 +250,7 @@ def add_for_game(service: Service, game_id: str, url: Any, kind: str | None, pol
     return Added(shown(row), row["secret"], result)
 
 
-def add(service: Service, owner: tuple[str, str], url: Any, kind: str | None, policy: Policy, *, cause: Cause,
+def add(service: Desk, owner: tuple[str, str], url: Any, kind: str | None, policy: Policy, *, cause: Cause,
         expected_seq: int | None = None) -> Added:
     """A webhook for ``("game", game_id)`` (a command of the game) or ``("player", email)``."""
     base = service.notifier.base_url if service.notifier is not None else ""
@@ -278,7 +260,7 @@ def add(service: Service, owner: tuple[str, str], url: Any, kind: str | None, po
     return add_for_player(service.store, owner[1], url, kind, policy, base_url=base)
 
 
-def remove(service: Service, owner: tuple[str, str], webhook_id: str, *, cause: Cause,
+def remove(service: Desk, owner: tuple[str, str], webhook_id: str, *, cause: Cause,
            expected_seq: int | None = None) -> CommandResult | None:
     """Stop a webhook of this owner (a game's: ``pbem.WebhookRemoved``); its posts not yet sent are not sent."""
     owner_kind, owner_id = owner
@@ -300,11 +282,6 @@ def remove(service: Service, owner: tuple[str, str], webhook_id: str, *, cause: 
     def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
         return self.service.rows(before, after, events) + self.extra
 
-
-def describe(event: Event) -> str:
-    p = event.payload
-    verb = "added" if event.type == WEBHOOK_ADDED else "removed"
-    return f"the organiser {verb} a {KIND_NAMES.get(p['kind'], p['kind'])} webhook ({p['host']})"
 
 
 # ---- what is posted ---------------------------------------------------------------------------

@@ -6,24 +6,34 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from events.envelope import Event
+from events.handling import Kernel
 from events.rules import Rules
-from events.replay import undone_seqs
+from events.replay import GameState, effective, undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
 from pbem.table import away, replacing, seat_events, talk
 from pbem.proof import records
-from pbem.post import webhooks
-from pbem.table.delivery import describe_delivery
+from pbem.table.delivery import WEBHOOK_TYPES, describe_delivery, describe_webhook
+from pbem.table.undo_requests import Request
 
 SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")  # the rules say "seat 2"; readers see the player's name
+
+
+
+class Archive(Protocol):
+    """What the log reads of the service (which passes itself): the store, the kernel, and a game's state."""
+
+    store: SQLiteEventStore
+    kernel: Kernel
+
+    def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]: ...
+
 
 WORDS_KEPT = 16_384  # lines in words kept per process: a move's mail, receipt and log window describe the same events
 
@@ -54,7 +64,7 @@ class Words:
 WORDS = Words()
 
 
-def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
+def log(service: Archive, game_id: str, seat: int | None, after_seq: int = 0,
         upto_seq: int | None = None, holder_since: int | None = None) -> list[dict[str, Any]]:
     """The events (all, or those after ``after_seq`` up to ``upto_seq``) as the reader at ``seat`` may see them,
     with a line in words; undone events are marked (an undo marks only what it follows, so a window that runs to
@@ -79,7 +89,7 @@ def log(service: Service, game_id: str, seat: int | None, after_seq: int = 0,
         record = records.redact(event, seat, state.ended, salt_seed)
         record["text"] = describe_event(rules, event, seat, state.ended, names)
         if event.type == talk.NOTE_KEPT and event.seq >= since:  # the writer reads their own words (kept apart from the log)
-            mine = talk.note_text(service, game_id, seat, event)
+            mine = talk.note_text(service.store, game_id, seat, event)
             if mine is not None:
                 record["text"] = talk.describe(event, seat, state.ended, names, mine)
         if event.type == seat_events.ABSENCE_DECLARED and event.seq >= since:  # the absent player reads the reason they kept
@@ -140,9 +150,19 @@ def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, na
         return talk.describe(event, seat, ended, names)
     if event.type in SEAT_TYPES:
         return seat_events.describe(event, names)
-    if event.type in webhooks.WEBHOOK_TYPES:
-        return webhooks.describe(event)
+    if event.type in WEBHOOK_TYPES:
+        return describe_webhook(event)
     if event.type.startswith("pbem."):
         return describe_delivery(event, names)
     return SEAT_WORD.sub(lambda m: names[int(m[1])] if int(m[1]) < len(names) else m[0],
                          rules.describe(event, None if ended else seat))
+
+
+def undo_moves(service: Archive, state: GameState[Any], request: Request, seat: int | None) -> list[str]:
+    """What the request would take back, in words, as this seat (None: a spectator) may read it."""
+    rules = service.kernel.rules(state)
+    names = [s.name for s in state.config.seats]
+    events = effective(service.store.read(state.game_id, request.from_seq - 1, request.to_seq))
+    return [f"{e.seq}. {describe_event(rules, e, seat, state.ended, names)}" for e in events
+            if (not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE)
+            and not repeats(rules, e, seat, state.ended)]

@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from marshmallow import ValidationError
 
 from events import audit
-from events.gamedata import digest_of
+from events.gamedata import data_row, digest_of
 from events.envelope import Event, is_hidden, payload_commitment, payload_hash, payload_salt
 from events.replay import GameState, Replayer
 from events.schema import GAME_ENDED, EnvelopeSchema
-from events.store import SQLiteEventStore
+from events.handling import Kernel
+from events.store import Row, SQLiteEventStore
 from pbem.errors import ServiceError
+from pbem.instance.players import Player
 
 RECORD_FORMAT = "pbem-game-record"
 RECORD_VERSION = 1
@@ -118,3 +120,39 @@ def check(replayer: Replayer, header: dict[str, Any], events: Sequence[Event]) -
     if not report.ok:
         raise ServiceError(f"the record does not verify: {report.failure}")
     return seed, list(header["seats"])
+
+
+class Importer(Protocol):
+    """What an import uses of the service (which passes itself): the store, the kernel, and the read models and
+    mails of a command (``rows``)."""
+
+    store: SQLiteEventStore
+    kernel: Kernel
+
+    def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
+             players: list[dict[str, Any]] | None = None) -> list[Row]: ...
+
+
+def import_record(host: Importer, lines: Iterable[str], players: Sequence[Player] = ()) -> GameState[Any]:
+    """Load a record, verify it whole, and store it; nothing is stored if any check fails."""
+    header, events = parse_record(lines)
+    game_id = header["game_id"]
+    if host.store.last(game_id)[0]:
+        raise ServiceError(f"game {game_id} already exists here")
+    data = list((header.get("data") or {}).values())  # each checked against its digest by parse_record
+    for found in data:
+        host.kernel.data.add(found)
+    seed, seats = check(host.kernel.replayer, header, events)
+    if not players:
+        players = [Player(p["email"], p["name"]) for p in header.get("players", [])]
+    if players and len(players) != len(seats):
+        raise ServiceError(f"the record has {len(seats)} seats but {len(players)} players were given")
+    if not players:
+        players = [Player(f"seat{s['seat']}@import.invalid", s["name"]) for s in seats]
+    state = host.kernel.replayer.fold(events)
+    rows = host.rows(None, state, events)
+    rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name, "mail": 1})
+             for i, p in enumerate(players)]
+    rows.append(Row("game_secrets", {"game_id": game_id, "seed": seed}))
+    rows += [data_row(d) for d in data]
+    return host.kernel.import_events(events, rows)

@@ -22,6 +22,7 @@ from events.envelope import Event, Visibility, actor_seat
 from events.replay import GameNotFound, GameState, Replayer, live_states
 from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
+from pbem.errors import NotFound, ServiceError
 from pbem.table.delivery import waiting_for
 from pbem.proof.logbook import describe_event
 
@@ -202,3 +203,20 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         "seed": state.seed if state.ended else None,
         "views": views,
     }
+
+
+def replay_for(store: Store, kernel: Kernel, game_id: str, at: int | None, seat: int | None, everything: bool,
+               with_undone: bool) -> dict[str, Any]:
+    """``replay`` for a reader at ``seat``, the spectator, or (only once the game has ended) everything.
+
+    :raises ServiceError: everything asked for before the end. :raises NotFound: no such game or move.
+    """
+    try:
+        if everything and not timeline(store, kernel.replayer, game_id).states[-1].ended:
+            raise ServiceError("everything is shown only once the game has ended; until then choose "
+                               "a player's view or the public one")
+        return replay(store, kernel, game_id, at, Perspective(seat, everything), with_undone)
+    except GameNotFound:
+        raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
+    except LookupError as err:
+        raise NotFound(str(err)) from None

@@ -21,7 +21,7 @@ gave the seat its current player), written with the events.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from events.envelope import SCHEDULER, Event, NewEvent, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
@@ -30,11 +30,10 @@ from events.rules import IllegalAction
 from events.store import Row, SQLiteEventStore
 from pbem.table.delivery import TIMED_OUT, check_scheduled
 from pbem.errors import ServiceError
+from pbem.table.hooks import Host
 from pbem.table.seat_events import (ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED,
                                     SEAT_REPLACED, SEAT_RESIGNED)
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 STATUS = "seat_status"
 COLUMNS = {"game_id": str, "seat": int, "missed": int, "autopilot": int, "resigned": int, "since_seq": int,
@@ -102,7 +101,7 @@ def follow(store: SQLiteEventStore, after: GameState[Any], events: list[Event]) 
     return drafts
 
 
-def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> list[Row]:
+def rows(service: Host, after: GameState[Any], events: Sequence[Event]) -> list[Row]:
     """The ``seat_status`` rows the command changes, and the organiser's mail when a seat goes on autopilot."""
     game_id = after.game_id
     changed: dict[int, dict[str, Any]] = {}
@@ -140,34 +139,10 @@ def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> li
     # a row only where something changed: most moves leave the mover's status as it was (on time, no misses)
     found = [Row(STATUS, values, pk=("game_id", "seat")) for seat, values in changed.items()
              if any(values[k] != v for k, v in was[seat].items())]
-    for seat in mails:
-        found += organiser_mail(service, after, seat, events)
+    if service.notifier is not None:
+        for seat in mails:
+            found += service.notifier.substitute_wanted(service, after, seat, events)
     return found
-
-
-def organiser_mail(service: Service, state: GameState[Any], seat: int, events: Sequence[Event]) -> list[Row]:
-    """Ask the game's organiser to find a substitute for a seat on autopilot (no organiser: no mail)."""
-    notifier = service.notifier
-    organiser = organiser_of(service.store, state.game_id)
-    if notifier is None or not organiser:
-        return []
-    from datetime import datetime, timezone
-
-    from pbem.post.mail.outbox import mail_row
-    from pbem.post.mail.render import new_message_id
-    reason = next((e.payload["reason"] for e in events if e.type == AUTOPILOT_ON and e.payload["seat"] == seat), "")
-    title = service.kernel.rules(state).title
-    name = state.config.seats[seat].name
-    subject = f"[{title} · {state.game_id}] {name} is on autopilot: a substitute is wanted"
-    stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
-    context = {"title": title, "game_id": state.game_id, "name": name, "reason": reason,
-               "organise_url": notifier.organiser_url(state.game_id), "seat": seat}
-    message_id = new_message_id(notifier.sender)
-    draft = {"template": "substitute", "context": context, "sender": notifier.sender, "subject": subject,
-             "to": organiser, "message_id": message_id, "thread_root": message_id, "reply_to": None,
-             "date": stamp, "unsubscribe_url": None}
-    return [mail_row(game_id=state.game_id, seat=None, to_addr=organiser, kind="substitute", subject=subject,
-                     message_id=message_id, draft=draft, now=stamp)]
 
 
 def organiser_of(store: SQLiteEventStore, game_id: str) -> str | None:
@@ -198,7 +173,7 @@ def due(store: SQLiteEventStore) -> list[dict[str, Any]]:
 class _WithAutopilot:
     """The service's hooks, with the ``pbem.AutopilotPlayed`` that says why the scheduler moved."""
 
-    def __init__(self, service: Service, seat: int, action: dict[str, Any]) -> None:
+    def __init__(self, service: Host, seat: int, action: dict[str, Any]) -> None:
         self.service, self.seat, self.action = service, seat, action
 
     def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
@@ -209,7 +184,7 @@ class _WithAutopilot:
         return self.service.rows(before, after, events)
 
 
-def play(service: Service, game_id: str, seat: int) -> CommandResult | None:
+def play(service: Host, game_id: str, seat: int) -> CommandResult | None:
     """Play the default for a seat on autopilot; None if it no longer applies.
 
     The state is loaded first and the seat's status read after it, and the append expects the state's seq
@@ -230,7 +205,7 @@ def play(service: Service, game_id: str, seat: int) -> CommandResult | None:
 
 # ---- coming back, resigning ----------------------------------------------------------------
 
-def take_back(service: Service, game_id: str, seat: int, *, cause: Cause) -> CommandResult:
+def take_back(service: Host, game_id: str, seat: int, *, cause: Cause) -> CommandResult:
     """The player asks for their seat back: off autopilot (not after resigning)."""
     held = status(service.store, game_id, seat)
     if held["resigned"]:
@@ -242,7 +217,7 @@ def take_back(service: Service, game_id: str, seat: int, *, cause: Cause) -> Com
                                  actor=seat_actor(seat), cause=cause, hooks=service)
 
 
-def resign(service: Service, game_id: str, seat: int, *, cause: Cause) -> CommandResult:
+def resign(service: Host, game_id: str, seat: int, *, cause: Cause) -> CommandResult:
     """Resign from a game: the seat follows the game's rule for resignations (autopilot for every built-in game).
 
     :raises ServiceError: the game is over, or the player resigned already.

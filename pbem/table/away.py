@@ -30,7 +30,7 @@ import hmac
 import logging
 import secrets
 from datetime import date, datetime, time, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 from zoneinfo import ZoneInfo
 
 from events.envelope import SCHEDULER, Event, NewEvent, seat_actor
@@ -38,13 +38,11 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED
-from pbem.table.hooks import WithRows
 from pbem.errors import ServiceError
-from pbem.post.people import zone_of
+from pbem.table.hooks import Host, WithRows
+from pbem.instance.times import zone_of
 from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, MAX_REASON, POLICIES, day, when
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +59,7 @@ def create_tables(store: SQLiteEventStore) -> None:
                        indexes=[("status", "starts_at"), ("status", "until"), ("game_id", "seat")])
 
 
-def clock_of(service: Service) -> datetime:
+def clock_of(service: Host) -> datetime:
     """Now, by the kernel's clock (the one events are recorded by)."""
     return datetime.fromisoformat(service.kernel.clock()).astimezone(timezone.utc)
 
@@ -154,7 +152,7 @@ def used_seconds(store: SQLiteEventStore, game_id: str, seat: int) -> int:
     return int(rows[0]["n"] or 0)
 
 
-def check(service: Service, game_id: str, seat: int, starts: datetime, until: datetime, now: datetime) -> None:
+def check(service: Host, game_id: str, seat: int, starts: datetime, until: datetime, now: datetime) -> None:
     """Refuse an absence the game cannot take: over, in the past, backwards, too long, or overlapping."""
     state = service.load(game_id)
     if state.ended:
@@ -175,7 +173,7 @@ def check(service: Service, game_id: str, seat: int, starts: datetime, until: da
                                "in this game; say you are back first, or choose other days")
 
 
-def declare(service: Service, game_id: str, seat: int, starts: Any, until: Any, reason: Any = "",
+def declare(service: Host, game_id: str, seat: int, starts: Any, until: Any, reason: Any = "",
             share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
     """Declare an absence (days in the player's zone, or ISO times); it begins at once if it starts now.
 
@@ -203,7 +201,7 @@ def declare(service: Service, game_id: str, seat: int, starts: Any, until: Any, 
                                  hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))], first=True))
 
 
-def back(service: Service, game_id: str, seat: int, *, cause: Cause, now: datetime | None = None) -> CommandResult:
+def back(service: Host, game_id: str, seat: int, *, cause: Cause, now: datetime | None = None) -> CommandResult:
     """The player is back: their running absence ends now, or (none running) their next one is cancelled.
 
     :raises ServiceError: no absence to end.
@@ -229,7 +227,7 @@ def _moved(due_at: str, by: timedelta) -> str:
     return iso(datetime.fromisoformat(due_at) + by)
 
 
-def start_drafts(service: Service, state: GameState[Any], absence: dict[str, Any], now: datetime) -> list[NewEvent]:
+def start_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], now: datetime) -> list[NewEvent]:
     """The events that begin an absence now: the start, and what the policy does to the clocks."""
     game_id, seat = state.game_id, int(absence["seat"])
     policy, days = policy_of(state.config.options)
@@ -253,7 +251,7 @@ def start_drafts(service: Service, state: GameState[Any], absence: dict[str, Any
                                        "clock_until": clock_until})] + clocks
 
 
-def end_drafts(service: Service, state: GameState[Any], absence: dict[str, Any], now: datetime,
+def end_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], now: datetime,
                how: str) -> list[NewEvent]:
     """The events that end (or cancel) an absence now, and give the clocks back."""
     game_id, seat = state.game_id, int(absence["seat"])
@@ -278,7 +276,7 @@ def end_drafts(service: Service, state: GameState[Any], absence: dict[str, Any],
                                      "stopped_seconds": stopped})] + clocks
 
 
-def _resume(service: Service, game_id: str, absence: dict[str, Any], name: str, now: datetime) -> list[NewEvent]:
+def _resume(service: Host, game_id: str, absence: dict[str, Any], name: str, now: datetime) -> list[NewEvent]:
     """Resume the game an absence paused, once nobody else is away (and only a pause an absence made: the
     last of overlapping absences to end resumes the pause the first made)."""
     others = [a for a in absences_of(service.store, game_id) if a["status"] == "active"
@@ -358,7 +356,7 @@ def due(store: SQLiteEventStore, now: datetime) -> list[dict[str, Any]]:
         "ORDER BY a.game_id, a.starts_at", (moment_, moment_))
 
 
-def act(service: Service, absence: dict[str, Any], now: datetime) -> CommandResult | None:
+def act(service: Host, absence: dict[str, Any], now: datetime) -> CommandResult | None:
     """Start or end one absence found due, if it still is: exactly at the seq it was found at."""
     game_id = str(absence["game_id"])
     seq = service.store.last(game_id)[0]  # first the seq, then the row: a later start or end moves the seq
@@ -381,7 +379,7 @@ def act(service: Service, absence: dict[str, Any], now: datetime) -> CommandResu
                                  hooks=service, expected_seq=seq)
 
 
-def tick(service: Service, now: datetime) -> int:
+def tick(service: Host, now: datetime) -> int:
     """Start and end every absence due now; returns how many changed. Safe to run on several workers."""
     done = 0
     for absence in due(service.store, now):

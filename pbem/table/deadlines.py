@@ -38,6 +38,12 @@ class Host(Protocol):
         ...
 
 
+def due_at(store: SQLiteEventStore, game_id: str, seat: int) -> str | None:
+    """When the seat's running deadline falls due (None: it has none)."""
+    rows = store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game_id, seat))
+    return str(rows[0]["due_at"]) if rows else None
+
+
 def issued(host: Host, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
     """A deadline for every seat newly prompted (its turn, or an out-of-turn decision).
 

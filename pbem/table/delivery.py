@@ -6,13 +6,13 @@ record with its reason) but never reach the rules: their types start with ``pbem
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
 from marshmallow import Schema, fields, validate
 
 from events.envelope import SCHEDULER, Event
 from events.rules import EventType, Prompt
+from pbem.instance.times import utc
 
 DEADLINE_SET = "pbem.DeadlineSet"
 DEADLINE_EXTENDED = "pbem.DeadlineExtended"
@@ -129,24 +129,6 @@ def waiting_for(prompts: Mapping[int, Prompt], names: Sequence[str], reader: int
             for p in prompts.values()]
 
 
-def moment_of(value: Any) -> datetime | None:
-    """An ISO time as an aware datetime (a time without a zone is UTC); None if it is not one."""
-    try:
-        parsed = datetime.fromisoformat(str(value))
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
-
-
-def utc(moment: Any) -> str:
-    """An ISO time as ``2025-03-01 18:00 UTC``, for people to read."""
-    if not moment:
-        return "none"
-    parsed = moment_of(moment)
-    if parsed is None:
-        return str(moment)
-    return parsed.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
 
 def describe_delivery(event: Event, names: list[str]) -> str:
     """One line in words for a delivery event (no hidden information in any of them)."""
@@ -206,3 +188,31 @@ def check_scheduled(history: Sequence[Event], command: Sequence[Event]) -> str |
     if due != timed_out["due_at"]:
         return "the time-out answers a deadline that was never set for that player"
     return None
+
+
+# ---- a game's webhooks (``pbem.post.webhooks``): added and removed, public, the address never recorded -------------
+
+WEBHOOK_ADDED = "pbem.WebhookAdded"
+WEBHOOK_REMOVED = "pbem.WebhookRemoved"
+WEBHOOK_TYPES = (WEBHOOK_ADDED, WEBHOOK_REMOVED)
+WEBHOOK_KINDS = {"discord": "Discord", "slack": "Slack", "json": "JSON"}  # what a webhook is, and its name in words
+
+
+class WebhookSchema(Schema):
+    webhook = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{12}$"))
+    kind = fields.String(required=True, validate=validate.OneOf(tuple(WEBHOOK_KINDS)))
+    host = fields.String(required=True, validate=validate.Length(min=1, max=255))
+
+
+WEBHOOK_EVENT_TYPES = (
+    EventType(WEBHOOK_ADDED, WebhookSchema,
+              doc="The organiser added a webhook: the game's public news is posted there too (its id, its kind "
+                  "discord, slack or json, and its host; the address itself is never recorded in the game)."),
+    EventType(WEBHOOK_REMOVED, WebhookSchema, doc="The organiser removed one of the game's webhooks."),
+)
+
+
+def describe_webhook(event: Event) -> str:
+    p = event.payload
+    verb = "added" if event.type == WEBHOOK_ADDED else "removed"
+    return f"the organiser {verb} a {WEBHOOK_KINDS.get(p['kind'], p['kind'])} webhook ({p['host']})"

@@ -1,11 +1,18 @@
-"""The service's hooks for one command, with rows of the command's own written in the same transaction."""
+"""What the table's capabilities use of the service (``Host``), which passes itself: they never import it.
+
+Also the service's hooks for one command (``Hooks``), and ``WithRows``: those hooks with rows of the command's
+own, written in the same transaction.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from datetime import datetime
+from typing import Any, Mapping, Protocol, Sequence
 
 from events.envelope import Event, NewEvent
-from events.store import Row
+from events.handling import Cause, CommandResult, Kernel
+from events.replay import GameState
+from events.store import Row, SQLiteEventStore
 
 
 class Hooks(Protocol):
@@ -28,3 +35,37 @@ class WithRows:
     def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
         mine = self.hooks.rows(before, after, events)
         return self.extra + mine if self.first else mine + self.extra
+
+
+class TableMail(Protocol):
+    """The mails of a seat's life, which the service's notifier composes (``pbem.post.notify``)."""
+
+    timezone: str  # the zone of players who chose none
+
+    def substitute_wanted(self, service: Any, state: GameState[Any], seat: int,
+                          events: Sequence[Event]) -> list[Row]: ...
+
+    def seat_replaced(self, service: Any, state: GameState[Any], seat: int, old: Mapping[str, Any],
+                      new: Mapping[str, Any], since: int) -> list[Row]: ...
+
+
+class Host(Hooks, Protocol):
+    """The service as the table's capabilities use it: the store, the kernel, the game's state and seats, the mails
+    of a seat's life, and the commands they lead to (standing orders answered, an absence declared by reply)."""
+
+    store: SQLiteEventStore
+    kernel: Kernel
+
+    @property
+    def notifier(self) -> TableMail | None: ...
+
+    def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]: ...
+
+    def players(self, game_id: str) -> list[dict[str, Any]]: ...
+
+    def player_id(self, email: str) -> str: ...
+
+    def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]: ...
+
+    def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
+                        share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult: ...

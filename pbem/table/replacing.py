@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from events.envelope import ORGANISER, Event, NewEvent
 from events.handling import Cause, CommandResult
@@ -23,12 +22,11 @@ from events.store import Row, SQLiteEventStore
 from pbem.table import away
 from pbem.table.autopilot import STATUS, status
 from pbem.errors import ServiceError
+from pbem.instance.players import Player
+from pbem.table.hooks import Host
 from pbem.table.seat_events import SEAT_REPLACED
 
-if TYPE_CHECKING:
-    from pbem.service import Player, Service
 
-HISTORY_LINES = 400  # the seat's log in the welcome mail: the latest lines; the replay has all of it
 REFUSED = ("this seat of game {game} was given to another player, so the links in the mails you had for it "
            "no longer work; nothing was changed")
 
@@ -57,7 +55,7 @@ def undo_refusal(store: SQLiteEventStore, game_id: str, request: str, seat: int)
     return None
 
 
-def replace(service: Service, game_id: str, seat: int, player: Player, *, cause: Cause,
+def replace(service: Host, game_id: str, seat: int, player: Player, *, cause: Cause,
             expected_seq: int | None = None) -> CommandResult:
     """Give ``seat`` to ``player``: one command, with the welcome mail and the old player's notice.
 
@@ -86,7 +84,7 @@ def replace(service: Service, game_id: str, seat: int, player: Player, *, cause:
 class _Hooks:
     """The service's hooks, plus the seat's new holder, the welcome mail and the old player's notice."""
 
-    def __init__(self, service: Service, seat: int, old: dict[str, Any], new: dict[str, Any], salt: str) -> None:
+    def __init__(self, service: Host, seat: int, old: dict[str, Any], new: dict[str, Any], salt: str) -> None:
         self.service, self.seat, self.old, self.new, self.salt = service, seat, old, new, salt
 
     def follow(self, before: Any, after: Any, events: list[Event]) -> list[NewEvent]:
@@ -101,43 +99,6 @@ class _Hooks:
                             "name": self.new["name"]}, pk=("email",)),
             Row(STATUS, {"game_id": game_id, "seat": self.seat, "holder_salt": self.salt}, pk=("game_id", "seat")),
         ]
-        notifier = service.notifier
-        if notifier is None:
-            return found
-        rules = service.kernel.rules(after)
-        prompt = rules.prompts(after.game).get(self.seat) if not after.ended else None
-        history = seat_history(service, game_id, self.seat, events[0].seq)
-        found += notifier.compose(service, after, [], self.new, "welcome", prompt,
-                                  extra={"history": history[-HISTORY_LINES:],
-                                         "history_more": max(0, len(history) - HISTORY_LINES),
-                                         "previous": self.old["name"]})
-        found += notice(service, after, self.old, self.new["name"])
+        if service.notifier is not None:  # the welcome mail, and the old player's notice
+            found += service.notifier.seat_replaced(service, after, self.seat, self.old, self.new, events[0].seq)
         return found
-
-
-def seat_history(service: Service, game_id: str, seat: int, since: int) -> list[str]:
-    """The seat's log in words, as the seat saw it: what a new player needs to take it over (without the words of
-    their predecessor's private notes and kept reasons, which were that player's own)."""
-    from pbem.proof import logbook
-    return [str(line["text"]) for line in logbook.log(service, game_id, seat, holder_since=since)
-            if not line.get("undone") and not line.get("repeats")]
-
-
-def notice(service: Service, state: Any, old: dict[str, Any], new_name: str) -> list[Row]:
-    """The old player's mail: their seat went to another player; no view, no link to the seat."""
-    notifier = service.notifier
-    assert notifier is not None
-    from pbem.post.mail.outbox import mail_row
-    from pbem.post.mail.render import address, new_message_id
-    title = service.kernel.rules(state).title
-    subject = f"[{title} · {state.game_id}] Your seat was given to another player"
-    stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
-    context = {"title": title, "game_id": state.game_id, "player": old["name"], "new_name": new_name,
-               "home_url": notifier.home_url(service.player_id(str(old["email"])))}
-    message_id = new_message_id(notifier.sender)
-    draft = {"template": "seat_given", "context": context, "sender": notifier.sender, "subject": subject,
-             "to": address(str(old["name"]), str(old["email"])), "message_id": message_id,
-             "thread_root": notifier.thread_root(state.game_id, int(old["seat"])), "reply_to": None, "date": stamp,
-             "unsubscribe_url": None}
-    return [mail_row(game_id=state.game_id, seat=None, to_addr=str(old["email"]), kind="seat_given",
-                     subject=subject, message_id=message_id, draft=draft, now=stamp)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from events.envelope import Event, NewEvent
 from events.handling import Cause, CommandResult
@@ -14,11 +14,10 @@ from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.table import autopilot, away, replacing
 from pbem.errors import ServiceError
+from pbem.table.hooks import Host
 from pbem.table.autopilot import check_command, check_may_act
 from pbem.table.seat_events import SEAT_EVENT_TYPES
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 __all__ = ["SEAT_EVENT_TYPES", "adjust", "away", "check_command", "check_may_act", "create_tables", "follow",
            "replacing", "rows", "seat_command", "tick"]
@@ -31,7 +30,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     away.create_tables(store)
 
 
-def follow(service: Service, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+def follow(service: Host, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
     """What a command adds: a seat missing once too often goes on autopilot, or comes off it by acting."""
     return autopilot.follow(service.store, after, events)
 
@@ -42,7 +41,7 @@ def adjust(store: SQLiteEventStore, game_id: str, drafts: list[NewEvent], now: d
     return away.adjust(store, game_id, drafts, now)
 
 
-def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> list[Row]:
+def rows(service: Host, after: GameState[Any], events: Sequence[Event]) -> list[Row]:
     """The read models (``seat_status``, ``absences``) and the organiser's mail a command causes."""
     return autopilot.rows(service, after, events) + away.rows(after.game_id, events)
 
@@ -50,7 +49,7 @@ def rows(service: Service, after: GameState[Any], events: Sequence[Event]) -> li
 SEAT_COMMANDS = ("back", "take-back", "resign")
 
 
-def seat_command(service: Service, game_id: str, seat: int, what: str, *, cause: Cause) -> CommandResult:
+def seat_command(service: Host, game_id: str, seat: int, what: str, *, cause: Cause) -> CommandResult:
     """A player's own command about their seat: ``back`` (ends their absence, and takes the seat off
     autopilot if it is on), ``take-back`` (off autopilot) or ``resign``.
 
@@ -69,7 +68,7 @@ def seat_command(service: Service, game_id: str, seat: int, what: str, *, cause:
     raise ServiceError(f"unknown seat command {what!r}: back, take-back or resign")
 
 
-def tick(service: Service, now: datetime, limit: int = 200) -> tuple[int, int]:
+def tick(service: Host, now: datetime, limit: int = 200) -> tuple[int, int]:
     """The scheduler's run: start and end the absences due, then play at once for the seats on autopilot
     (again while a seat on autopilot is asked again, up to ``limit`` moves). Returns both counts."""
     changed = away.tick(service, now)
@@ -113,7 +112,7 @@ def parse_line(line: str) -> tuple[str, list[str]] | None:
     return None
 
 
-def apply_line(service: Service, game_id: str, seat: int, parsed: tuple[str, list[str]], *,
+def apply_line(service: Host, game_id: str, seat: int, parsed: tuple[str, list[str]], *,
                cause: Cause) -> CommandResult:
     """Do what ``parse_line`` read."""
     what, args = parsed
@@ -124,7 +123,7 @@ def apply_line(service: Service, game_id: str, seat: int, parsed: tuple[str, lis
     return seat_command(service, game_id, seat, what, cause=cause)
 
 
-def seats_of(service: Service, game_id: str) -> dict[str, Any]:
+def seats_of(service: Host, game_id: str) -> dict[str, Any]:
     """What the table knows of its seats: the game's policies, and each seat's absences, autopilot and
     resignation (public: no address, no kept reason)."""
     state = service.load(game_id)

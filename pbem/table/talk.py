@@ -20,18 +20,16 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from marshmallow import Schema, fields, validate
 
 from events.envelope import Event, NewEvent, Visibility, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
 from events.rules import EventType, InvalidAction
-from events.store import Row
-from pbem.table.hooks import WithRows
+from events.store import Row, SQLiteEventStore
+from pbem.table.hooks import Host, WithRows
 
-if TYPE_CHECKING:
-    from pbem.service import Service
 
 SAID = "pbem.Said"
 NOTE_SEALED = "pbem.NoteSealed"
@@ -127,7 +125,7 @@ def recipients(chosen: Sequence[str], names: Sequence[str], seat: int) -> tuple[
     return tuple(sorted(found))
 
 
-def record(service: Service, game_id: str, seat: int, talk: Talk, *, cause: Cause) -> CommandResult:
+def record(service: Host, game_id: str, seat: int, talk: Talk, *, cause: Cause) -> CommandResult:
     """Append the talk as its own command (a delivery record: no link is outdated by it)."""
     state = service.load(game_id)
     if state.ended:
@@ -196,10 +194,10 @@ def describe(event: Event, seat: int | None, ended: bool, names: Sequence[str],
     return event.type
 
 
-def note_text(service: Service, game_id: str, seat: int | None, event: Event) -> str | None:
+def note_text(store: SQLiteEventStore, game_id: str, seat: int | None, event: Event) -> str | None:
     """A private note's words, for its writer only."""
     if event.type != NOTE_KEPT or seat is None or not event.payload or event.payload.get("seat") != seat:
         return None
-    rows = service.store.query("SELECT text FROM notes WHERE game_id = ? AND commitment = ? AND seat = ?",
-                               (game_id, event.payload["commitment"], seat))
+    rows = store.query("SELECT text FROM notes WHERE game_id = ? AND commitment = ? AND seat = ?",
+                       (game_id, event.payload["commitment"], seat))
     return str(rows[0]["text"]) if rows else None

@@ -21,10 +21,10 @@ from events.envelope import ORGANISER, SCHEDULER, Event, NewEvent, seat_actor
 from events.handling import (Cause, CommandResult, Hooks, StaleCommand, UndoRefused, group_commands, is_delivery,
                              undoable_commands)
 from events.replay import GameState, effective
-from events.schema import ACTIONS_UNDONE, GAME_CREATED
+from events.schema import GAME_CREATED
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem.proof import logbook
-from pbem.table.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
+from pbem.table.delivery import UNDO_ANSWERED, UNDO_ANSWERS, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.instance.times import utc
 from pbem.errors import ServiceError
 
 if TYPE_CHECKING:
@@ -168,16 +168,6 @@ def last_move_seq(service: Table, game_id: str, from_seq: int) -> int:
     """The last seq of the game's last move or undo at or after ``from_seq`` (records after it stay)."""
     commands = group_commands(effective(service.store.read(game_id, from_seq - 1)))
     return max(c[-1].seq for c in commands if not is_delivery(c))
-
-
-def moves(service: Table, state: GameState[Any], request: Request, seat: int | None) -> list[str]:
-    """What the request would take back, in words, as this seat (None: a spectator) may read it."""
-    rules = service.kernel.rules(state)
-    names = [s.name for s in state.config.seats]
-    events = effective(service.store.read(state.game_id, request.from_seq - 1, request.to_seq))
-    return [f"{e.seq}. {logbook.describe_event(rules, e, seat, state.ended, names)}" for e in events
-            if (not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE)
-            and not logbook.repeats(rules, e, seat, state.ended)]
 
 
 # ---- commands ----------------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from pbem.instance import config
-from pbem.table.delivery import utc
-from pbem.post.people import reader_time
+from pbem.instance.times import utc
+from pbem.instance.times import reader_time
 from pbem.instance.links import Links, redact
 from pbem.games.presentation import board_svg, present
 from pbem.instance.statecache import SHARED_KEPT, StateCache

@@ -15,7 +15,7 @@ from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAct
 from pbem.instance import config
 from pbem.organising.muster import is_muster
 from pbem.instance.links import ExpiredLink, LinkError, Links, PlayClaims
-from pbem.post.people import zone_of
+from pbem.instance.times import zone_of
 from pbem.table.replacing import link_refusal
 from pbem.service import Service, ServiceError
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from events.store import SQLiteEventStore  # noqa: E402
 from pbem.table import deadlines
 from pbem.post import reminders  # noqa: E402
-from pbem.tables import create_tables  # noqa: E402
+from pbem.service import create_tables  # noqa: E402
 
 REMINDERS = (0.5, 0.9)
 

@@ -18,19 +18,35 @@ from email.message import EmailMessage
 from email.utils import getaddresses
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any, Protocol
 
-from events.handling import Cause, StaleCommand
+from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import Row, write_row
 from pbem.table import seatlife, talk
 from pbem.instance.links import LinkError
 from pbem.table.replacing import link_refusal
-from pbem.service import Service, ServiceError
+from pbem.errors import ServiceError
+from pbem.post.desk import Desk
 
 MAX_COMMANDS = 20
 QUOTE_HEADER = re.compile(
     r"^(on .{0,200}wrote:?|le .{0,200}a écrit ?:?|am .{0,200}schrieb .{0,80}:?|-+ ?original message ?-+|"
     r"_{5,}|from: .*|sent from my .*|-----.*)$", re.I)
+
+
+class Inbox(Desk, Protocol):
+    """What replies use of the service (which passes itself): besides the mails', its commands."""
+
+    def act_as(self, game_id: str, seat: int, command: Any, *, cause: Cause,
+               expected_seq: int | None = None) -> CommandResult: ...
+
+    def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult: ...
+
+    def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
+                        share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult: ...
+
+    def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]: ...
 
 
 class UnknownReply(Exception):
@@ -175,7 +191,7 @@ class Outcome:
         return done + (f"; then refused: {self.error} (mailed back to the player)" if self.error else "")
 
 
-def apply_reply(service: Service, reply: Reply) -> Outcome:
+def apply_reply(service: Inbox, reply: Reply) -> Outcome:
     """Apply a reply's commands in order; on the first error mail it back. Each message counts once."""
     if service.notifier is None:
         raise ServiceError("replies need the instance's secret key")
@@ -227,7 +243,7 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     return Outcome(applied, error, message_id=reply.message_id)
 
 
-def _record(service: Service, reply: Reply, applied: list[str], error: str | None) -> None:
+def _record(service: Inbox, reply: Reply, applied: list[str], error: str | None) -> None:
     if not reply.message_id:
         return
     with service.store.transaction() as conn:
@@ -237,7 +253,7 @@ def _record(service: Service, reply: Reply, applied: list[str], error: str | Non
             "applied": len(applied), "error": error}, pk=("message_id",)))
 
 
-def _mail_error(service: Service, game_id: str, seat: int, error: str) -> None:
+def _mail_error(service: Inbox, game_id: str, seat: int, error: str) -> None:
     assert service.notifier is not None
     state = service.load(game_id)
     player = next(p for p in service.players(game_id) if p["seat"] == seat)
@@ -248,7 +264,7 @@ def _mail_error(service: Service, game_id: str, seat: int, error: str) -> None:
             write_row(conn, row)
 
 
-def process(service: Service, raw: bytes, reply_address: str) -> Outcome:
+def process(service: Inbox, raw: bytes, reply_address: str) -> Outcome:
     return apply_reply(service, parse_reply(raw, reply_address))
 
 
@@ -267,7 +283,7 @@ class MaildirReport:
                 f"{self.refused} refused, {self.unknown} without a valid game link")
 
 
-def process_maildir(service: Service, folder: Path) -> MaildirReport:
+def process_maildir(service: Inbox, folder: Path) -> MaildirReport:
     """Read every message in a Maildir once; each is removed after it was recorded."""
     box = mailbox.Maildir(folder, create=False)
     report = MaildirReport()

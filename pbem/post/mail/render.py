@@ -12,9 +12,9 @@ from typing import Any, Mapping
 
 import jinja2
 
-from pbem.table.delivery import utc
+from pbem.instance.times import utc
 from pbem.post.mail.mime import assemble
-from pbem.post.people import reader_time
+from pbem.instance.times import reader_time
 from pbem.games.presentation import present
 from pbem.proof.witness import HEADER as WITNESS_HEADER, header_value
 

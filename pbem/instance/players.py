@@ -1,0 +1,33 @@
+"""Who plays: a player is an email address with a display name, and a stable id (their home page's) in every game."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from pbem.errors import ServiceError
+
+EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+@dataclass(frozen=True)
+class Player:
+    email: str
+    name: str
+
+    @classmethod
+    def parse(cls, text: str) -> Player:
+        """``alice@example.org`` or ``Alice Liddell <alice@example.org>``."""
+        text = text.strip()
+        match = re.fullmatch(r"(.*?)\s*<([^<>]+)>", text)
+        name, email = (match.group(1).strip(), match.group(2).strip()) if match else ("", text)
+        if not EMAIL.match(email):
+            raise ServiceError(f"{text!r} is not an email address (give alice@example.org or "
+                               "'Alice <alice@example.org>')")
+        return cls(email.lower(), name or email.split("@")[0])
+
+
+def player_id(email: str) -> str:
+    """A player's stable id (for their home page link), the same in every game."""
+    return hashlib.sha256(f"pbem-player:{email.strip().lower()}".encode()).hexdigest()[:16]
