@@ -7,7 +7,7 @@ from typing import Any
 
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
-from pbem.games.emerald import cards, flow, moves
+from pbem.games.emerald import card_uses, cards, flow, moves
 from pbem.games.emerald.commands import format_action
 from pbem.games.emerald.effects import (
     Ctx,
@@ -55,7 +55,7 @@ def turn_actions(state: State, seat: int, kind: str | None = None) -> list[Actio
     # free actions
     if want("play"):
         for card in pl.hand:
-            out.extend(cards.options(state, seat, card, free=True))
+            out.extend(card_uses.options(state, seat, card, free=True))
     if want("migo_return") and pl.migo and state.turn > pl.migo_turn:
         out.extend({"kind": "migo_return", "city": c} for c in state.cat.city_ids)
     # actions
@@ -75,7 +75,7 @@ def turn_actions(state: State, seat: int, kind: str | None = None) -> list[Actio
         out.extend(moves.discard_options(state, seat))
     if want("play"):
         for card in pl.hand:
-            out.extend(cards.options(state, seat, card, free=False))
+            out.extend(card_uses.options(state, seat, card, free=False))
     if want("pass"):
         out.append({"kind": "pass"})
     return out
@@ -323,7 +323,7 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
         play_cards(ctx, seat, a["cards"], "discard", to="discard")
         flow.complete_action(ctx)
     elif kind == "play":
-        free = cards.is_free(s, a["card"])
+        free = card_uses.is_free(s, a["card"])
         finished = cards.play(ctx, seat, a)
         if finished and not free:
             flow.complete_action(ctx)
