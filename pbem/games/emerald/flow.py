@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald import moves
+from pbem.games.emerald import card_uses, moves
 from pbem.games.emerald.effects import (
     Ctx,
     check_agents,
@@ -37,11 +37,10 @@ def complete_action(ctx: Ctx) -> None:
 
 def free_options(state: Any, seat: int) -> list[dict[str, Any]]:
     """Free actions the seat could take now (cards marked Free action, returning Mi-Go's agents)."""
-    from pbem.games.emerald import cards
     pl = state.players[seat]
     out: list[dict[str, Any]] = []
     for card in pl.hand:
-        out.extend(cards.options(state, seat, card, free=True))
+        out.extend(card_uses.options(state, seat, card, free=True))
     if pl.migo and state.turn > pl.migo_turn:
         out.extend({"kind": "migo_return", "city": c} for c in state.cat.city_ids)
     return out
@@ -104,8 +103,7 @@ def answer(ctx: Ctx, seat: int, card: int | None) -> None:
                                    "effect": effect["type"]})
     ctx.emit("InterruptClosed", {"seat": seat})
     if card is not None:
-        from pbem.games.emerald.cards import has_vp
-        to = "kept" if has_vp(ctx.s, card) else "discard"     # Vampires scored when claimed
+        to = "kept" if card_uses.has_vp(ctx.s, card) else "discard"     # Vampires scored when claimed
         ctx.emit("CardsPlayed", {"seat": seat, "cards": [card], "to": to, "use": "interrupt"})
         draw(ctx, seat, 1)
         negated(ctx, effect)

@@ -172,6 +172,19 @@ class State:
         return replace(self, cities=tuple(cities))
 
 
+def acting(state: State) -> tuple[int, str] | None:
+    """The seat that must decide now and the kind of decision (turn, interrupt, owed, setup)."""
+    if state.phase == "over":
+        return None
+    if state.interrupt:
+        return state.intr()["seat"], "interrupt"
+    if state.owed:
+        return state.owed[0][0], "owed"
+    if state.phase == "setup":
+        return (state.setup_queue[0], "setup") if state.setup_queue else None
+    return state.active, "turn"
+
+
 def bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:
     out = list(values)
     out[seat] += delta
