@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, give_card, play, reveal
+from pbem.games.emerald1.flow import complete_action, relocate
 from pbem.games.emerald1.moves import subsets
+from pbem.games.emerald1.permanent import cthulhu_next
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 
 Action = dict[str, Any]
@@ -163,7 +165,6 @@ def answer(ctx: Ctx, seat: int, a: Action) -> None:
         return resolve(ctx, effect)
     ctx.emit("WindowSet", {"window": {}})
     if a["kind"] == "relocate":
-        from pbem.games.emerald1.flow import relocate
         return relocate(ctx, effect, a)
     if a["kind"] == "double_agent":
         ctx.emit("AttackFoiled", {"seat": effect["seat"], "by": seat, "how": "double agent"})
@@ -175,7 +176,6 @@ def answer(ctx: Ctx, seat: int, a: Action) -> None:
         ctx.emit("AgentMoved", {"seat": seat, "agent": effect["target"], "from": effect["city"], "to": a["to"],
                                 "cost": 0, "why": "Master of Disguise"})
         if effect["type"] == "cthulhu_escape":
-            from pbem.games.emerald1.permanent import cthulhu_next
             return cthulhu_next(ctx, effect["seat"], effect["city"], effect["queue"][1:])
         ctx.emit("AttackFoiled", {"seat": effect["seat"], "by": seat, "how": "Master of Disguise"})
         return finish(ctx, effect["seat"])
@@ -211,10 +211,8 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
     s = ctx.s
     seat, city, target = effect["seat"], effect["city"], effect["target"]
     if effect["type"] == "cthulhu_escape":
-        from pbem.games.emerald1.permanent import cthulhu_next
         return cthulhu_next(ctx, seat, city, effect["queue"][1:])
     if effect["type"] in ("destroy", "convert"):
-        from pbem.games.emerald1.cards import resolve_other
         return resolve_other(ctx, effect)
     if effect["type"] in ("assassinate", "hide") and target == "royal":
         how = "hidden" if effect["type"] == "hide" else "assassinated"
@@ -228,6 +226,18 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         return finish(ctx, seat)
     kill(ctx, seat, target, effect["type"])
     finish(ctx, seat)
+
+
+def resolve_other(ctx: Ctx, effect: dict[str, Any]) -> None:
+    s = ctx.s
+    if effect["type"] == "destroy":
+        kill(ctx, effect["seat"], effect["target"], "shoggoth")
+    elif effect["type"] == "convert":
+        owner = s.agents[effect["target"]]["owner"]
+        ctx.emit("AgentOwnerChanged", {"agent": effect["target"], "seat": effect["seat"], "from_seat": owner,
+                                       "vampire": True})
+        give_card(ctx, owner, effect["seat"], int(effect["target"]))
+    complete_action(ctx, effect["seat"])
 
 
 def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
@@ -245,5 +255,4 @@ def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
 
 
 def finish(ctx: Ctx, seat: int) -> None:
-    from pbem.games.emerald1.flow import complete_action
     complete_action(ctx, seat)

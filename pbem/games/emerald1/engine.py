@@ -8,7 +8,8 @@ from typing import Any
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.emerald1 import assassin, cards, legality, moves, permanent, scoring
-from pbem.games.emerald1.effects import Ctx, Stop, check, claim, end, move_marker, play, reveal
+from pbem.games.emerald1.claims import claim
+from pbem.games.emerald1.effects import Ctx, Stop, check, end, move_marker, play, reveal
 from pbem.games.emerald1.flow import complete_action, end_turn, set_step
 from pbem.games.emerald1.legality import total_of
 from pbem.games.emerald1.state import State
