@@ -81,7 +81,6 @@ class Service:
     def close(self) -> None:
         self.store.close()
 
-    # ---- what every command adds, in its own transaction -----------------------------------
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
         """What a command leads to: deadlines, an undo request lapsed, autopilot (``pbem.table.readmodels``)."""
@@ -111,7 +110,6 @@ class Service:
         """Compose every owed mail and put it in the outbox (the worker, before it sends); how many were."""
         return owed_mail.write(self)
 
-    # ---- commands --------------------------------------------------------------------------
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
@@ -160,7 +158,6 @@ class Service:
         self.apply_standing_orders(game_id)
         return result
 
-    # ---- deadlines, pauses, standing orders --------------------------------------------------
 
     def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]:
         """Answer out-of-turn prompts that a player's standing order covers, without a round trip."""
@@ -217,7 +214,6 @@ class Service:
         """A message to the table or to chosen players, or a note (``pbem.table.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
 
-    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/table/seatlife.py) -------------
 
     def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
                         share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
@@ -233,7 +229,6 @@ class Service:
         """Give a seat to another player (``pbem.table.replacing``): the old holder's links stop working."""
         return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
 
-    # ---- webhooks (pbem/post/webhooks.py) ----------------------------------------------------------
 
     def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
                     **how: Any) -> webhooks.Added:
@@ -247,7 +242,6 @@ class Service:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
 
-    # ---- undo beyond the horizon: requests (pbem/table/undo_requests.py) ---------------------------
 
     def request_undo(self, game_id: str, seat: int, reason: str, *, cause: Cause,
                      expected_seq: int | None = None) -> CommandResult:
@@ -283,11 +277,18 @@ class Service:
         command, why = undo_requests.requestable(self, self.load(game_id), seat)
         return command is not None, why
 
-    # ---- reads -----------------------------------------------------------------------------
 
     def seat_of(self, game_id: str, email: str) -> int:
         """The seat of the player with this address; refused if there is no such game, or they do not play in it."""
         return readmodels.seat_of(self.store, game_id, email)
+
+    def link_seat(self, game_id: str, seat: int, issued_seq: int) -> dict[str, Any]:
+        """The seat a play link names, as the game stands now (``pbem.table.readmodels.link_seat``)."""
+        return readmodels.link_seat(self, game_id, seat, issued_seq)
+
+    def seat_view(self, game_id: str, seat: int) -> dict[str, Any]:
+        """What a player's page or the API shows them now: the game, their prompt, legal actions and deadline."""
+        return shown.seat_view(self, game_id, seat)
 
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
@@ -333,19 +334,17 @@ class Service:
         """The game as one reader may see it: a player's private view, or the public one (``pbem.proof.shown``)."""
         return shown.show(self, game_id, self.seat_of(game_id, email) if email else None)
 
+    def show_seat(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """The game as the reader at ``seat`` may see it (None: a spectator)."""
+        return shown.show(self, game_id, seat)
+
     def headline(self, state: GameState[Any], seat: int | None) -> dict[str, Any]:
         """What a receipt page says of the game at ``state``: where it stands and whom it waits for, not the board."""
         return shown.headline(self, state, seat)
 
     def legal(self, game_id: str, email: str) -> list[dict[str, Any]]:
         """Every legal action of the player now: its text command and its structured form."""
-        seat = self.seat_of(game_id, email)
-        state = self.load(game_id)
-        if state.ended:
-            return []
-        rules = self.kernel.rules(state)
-        return [{"text": rules.format(state.game, a), "action": dict(a)}
-                for a in rules.legal_actions(state.game, seat)]
+        return shown.legal(self, game_id, self.seat_of(game_id, email))
 
     def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
             upto_seq: int | None = None) -> list[dict[str, Any]]:
@@ -369,7 +368,6 @@ class Service:
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
-    # ---- proof -----------------------------------------------------------------------------
 
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
@@ -382,7 +380,6 @@ class Service:
         """One event explained for the organiser, or for the player at ``reader`` (``pbem.proof.explain``)."""
         return explain.explain(self, game_id, seq, reader=reader, organiser=organiser)
 
-    # ---- records (pbem/proof/records.py) --------------------------------------------------------
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""

@@ -16,7 +16,7 @@ from pbem.table.delivery import DELIVERY_EVENT_TYPES
 from pbem.organising.muster import MUSTER_EVENT_TYPES
 from pbem.table.seat_events import SEAT_EVENT_TYPES
 from pbem.table.talk import TALK_EVENT_TYPES
-from pbem.post.webhooks import EVENT_TYPES as WEBHOOK_EVENT_TYPES
+from pbem.table.delivery import WEBHOOK_EVENT_TYPES
 from pbem.games import all_games
 
 ROOT = Path(__file__).parent.parent

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from events.handling import undoable_commands
 from events.replay import GameState
 from pbem.instance.statecache import StateCache
 from pbem.proof.logbook import Archive
-from pbem.table import undo_requests
+from pbem.table import deadlines, undo_requests
 from pbem.table.delivery import waiting_for
 
 
@@ -40,22 +39,27 @@ def show(host: Viewer, game_id: str, seat: int | None) -> dict[str, Any]:
     """The game as the reader at ``seat`` (None: a spectator) may see it: a player's private view, or the public one,
     with what the player may undo or ask to undo."""
     state = host.load(game_id)
+    found = headline(host, state, seat)
+    found.update(undo_requests.choices(host, state, seat, lambda: host.states.derived(  # type: ignore[arg-type]
+        state, "recent_commands", lambda: host.kernel.recent_commands(game_id, state.seq))))
+    found.update({"rules_version": state.rules_version, "seed_commitment": state.seed_commitment,
+                  "view": host.kernel.rules(state).view(state.game, seat)})
+    return found
+
+
+def legal(host: Viewer, game_id: str, seat: int) -> list[dict[str, Any]]:
+    """Every legal action of the seat now: its text command and its structured form (none once the game is over)."""
+    state = host.load(game_id)
+    if state.ended:
+        return []
     rules = host.kernel.rules(state)
-    recent = (host.states.derived(state, "recent_commands", lambda: host.kernel.recent_commands(game_id, state.seq))
-              if seat is not None else [])
-    undo_now, undo_why = undoable_commands(recent, seat) if seat is not None else ([], "")
-    ask, ask_why = (undo_requests.requestable(host, state, seat, bool(undo_now))  # type: ignore[arg-type]
-                    if seat is not None else (None, ""))
-    asked = undo_requests.open_request(host.store, game_id)
-    names = [s.name for s in state.config.seats]
-    return {
-        **headline(host, state, seat),
-        "rules_version": state.rules_version,
-        "can_undo": bool(undo_now) if seat is not None else None,
-        "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
-        "can_request_undo": ask is not None if seat is not None else None,
-        "undo_request_refused_because": (ask_why or None) if seat is not None else None,
-        "undo_request": asked.to_json(names) if asked is not None else None,
-        "seed_commitment": state.seed_commitment,
-        "view": rules.view(state.game, seat),
-    }
+    return [{"text": rules.format(state.game, a), "action": dict(a)} for a in rules.legal_actions(state.game, seat)]
+
+
+def seat_view(host: Viewer, game_id: str, seat: int) -> dict[str, Any]:
+    """What a player's page or the API shows them now: the game as they see it, their prompt, their legal actions
+    (as commands and structured), and their deadline."""
+    game = show(host, game_id, seat)
+    return {"game": game, "prompt": game["your_prompt"],
+            "legal_actions": legal(host, game_id, seat) if game["your_prompt"] else [],
+            "deadline": deadlines.due_at(host.store, game_id, seat)}

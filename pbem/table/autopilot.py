@@ -184,7 +184,7 @@ class _WithAutopilot:
         return self.service.rows(before, after, events)
 
 
-def play(service: Host, game_id: str, seat: int) -> CommandResult | None:
+def play_for(service: Host, game_id: str, seat: int) -> CommandResult | None:
     """Play the default for a seat on autopilot; None if it no longer applies.
 
     The state is loaded first and the seat's status read after it, and the append expects the state's seq

@@ -10,9 +10,9 @@ from events.envelope import Event, NewEvent
 from events.replay import GameState
 from events.schema import GAME_CREATED
 from events.store import Row, SQLiteEventStore
-from pbem.errors import ServiceError
+from pbem.errors import LinkRefused, NoSuchSeat, NotFound, ServiceError
 from pbem.instance.players import player_id
-from pbem.table import deadlines, reliability, seatlife, undo_requests
+from pbem.table import deadlines, reliability, replacing, seatlife, undo_requests
 from pbem.table.delivery import GAME_PAUSED, GAME_RESUMED, STANDING_ORDER_SET
 from pbem.table.hooks import Host
 
@@ -60,6 +60,25 @@ def seat_of(store: SQLiteEventStore, game_id: str, email: str) -> int:
     if not rows:
         raise ServiceError(f"{email} is not playing in game {game_id}")
     return int(rows[0]["seat"])
+
+
+def link_seat(host: Host, game_id: str, seat: int, issued_seq: int) -> dict[str, Any]:
+    """The seat a play link names, as the game stands now: its player's ``email`` and ``name``, the game's ``seq``,
+    and whether the game ``moved_on`` since the link was issued (delivery records aside).
+
+    :raises NotFound: no such game or seat. :raises LinkRefused: the seat has another player since the link.
+    """
+    seq = host.store.last(game_id)[0]
+    if not seq:
+        raise NotFound(f"There is no game {game_id!r} on this server.")
+    found = [p for p in players(host.store, game_id) if p["seat"] == seat]
+    if not found:
+        raise NoSuchSeat(f"Game {game_id} has no seat {seat}.")
+    refused = replacing.link_refusal(host.store, game_id, seat, issued_seq)
+    if refused:
+        raise LinkRefused(refused, "seat_replaced")
+    return {"email": str(found[0]["email"]), "name": str(found[0]["name"]), "seq": seq,
+            "moved_on": host.kernel.moved_on(game_id, issued_seq, seq)}
 
 
 def seat_rows(game_id: str, players: Sequence[Any], organiser: str | None) -> tuple[list[Row], list[dict[str, Any]]]:

@@ -77,7 +77,7 @@ def tick(service: Host, now: datetime, limit: int = 200) -> tuple[int, int]:
         moved = False
         for row in autopilot.due(service.store):
             try:
-                if autopilot.play(service, str(row["game_id"]), int(row["seat"])):
+                if autopilot.play_for(service, str(row["game_id"]), int(row["seat"])):
                     played += 1
                     moved = True
                     service.apply_standing_orders(str(row["game_id"]))

@@ -15,7 +15,7 @@ import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING, Any, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from events.envelope import ORGANISER, SCHEDULER, Event, NewEvent, seat_actor
 from events.handling import (Cause, CommandResult, Hooks, StaleCommand, UndoRefused, group_commands, is_delivery,
@@ -162,6 +162,24 @@ def requestable(service: Table, state: GameState[Any], seat: int,
     if command is None:
         return None, "you have made no move that could be taken back"
     return command, ""
+
+
+def choices(service: Table, state: GameState[Any], seat: int | None,
+            recent: Callable[[], list[list[Event]]]) -> dict[str, Any]:
+    """What the reader at ``seat`` may do about undo now: take back their last action alone (``can_undo``), or ask
+    the others (``can_request_undo``), each with why not; and the game's open request, if any. ``recent`` gives the
+    game's recent commands (the caller may have them cached)."""
+    names = [s.name for s in state.config.seats]
+    asked = open_request(service.store, state.game_id)
+    found: dict[str, Any] = {"undo_request": asked.to_json(names) if asked is not None else None,
+                             "can_undo": None, "undo_refused_because": None, "can_request_undo": None,
+                             "undo_request_refused_because": None}
+    if seat is not None:
+        undo_now, undo_why = undoable_commands(recent(), seat)
+        ask, ask_why = requestable(service, state, seat, bool(undo_now))
+        found.update({"can_undo": bool(undo_now), "undo_refused_because": undo_why if not undo_now else None,
+                      "can_request_undo": ask is not None, "undo_request_refused_because": ask_why or None})
+    return found
 
 
 def last_move_seq(service: Table, game_id: str, from_seq: int) -> int:

@@ -42,11 +42,7 @@ def play(token: str) -> Any:
     seat = read_play(token)
     if seat.stale:
         raise stale_page(seat, api=True)
-    svc = service()
-    shown = svc.show(seat.claims.game_id, seat.email)
-    return jsonify({"game": shown, "prompt": shown["your_prompt"],
-                    "legal_actions": svc.legal(seat.claims.game_id, seat.email) if shown["your_prompt"] else [],
-                    "deadline": svc.deadline_of(seat.claims.game_id, seat.claims.seat)})
+    return jsonify(service().seat_view(seat.claims.game_id, seat.claims.seat))
 
 
 def plain_json() -> bool:

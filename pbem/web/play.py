@@ -137,7 +137,7 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
         f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
-         "game": service().show(game_id, seat.email), "name": seat.name},
+         "game": service().show_seat(game_id, index), "name": seat.name},
         template="web/stale.html")
 
 
