@@ -129,3 +129,23 @@ def highdie_registered() -> Iterator[None]:
     games.register(HIGHDIE)
     yield
     games.unregister(HIGHDIE.name)
+
+
+@pytest.fixture(scope="session")
+def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One headless Chromium (selenium over Debian's chromedriver) for every browser test of this process."""
+    from browser import CHROMEDRIVER, CHROMIUM, MISSING, start_chrome
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip(MISSING)
+    driver = start_chrome(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(chrome: Any) -> Any:
+    """The session's Chromium, cleared as a new browser: no cookies, the default window, a blank page."""
+    from browser import Browser
+    found = Browser(chrome)
+    found.reset()
+    return found

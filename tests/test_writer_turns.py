@@ -187,6 +187,7 @@ def test_a_thread_writing_on_one_connection_is_refused_a_second_at_once(tmp_path
 KILLED_HOLDER = """
 import sys, time
 sys.path.insert(0, sys.argv[2])
+from events.store import SQLiteEventStore
 store = SQLiteEventStore(sys.argv[1])
 with store.transaction() as conn:
     conn.execute("INSERT INTO game_secrets (game_id, seed) VALUES ('killed', 's')")
