@@ -15,11 +15,8 @@ from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
 from pbem.post.webhook_post import Poster, verify
 from receiver import Receiver
-from web import test_browser
 from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
 from web.test_browser_pages import check_page
-
-browser = test_browser.browser  # the fixture: Chromium through chromedriver
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
