@@ -26,12 +26,10 @@ from pbem.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.links import Links
+from pbem.mail.addresses import check_address
 from pbem.notify import Notifier
 from pbem.statecache import StateCache
 from pbem.tables import create_tables
-
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
-
 
 @dataclass(frozen=True)
 class Player:
@@ -44,10 +42,8 @@ class Player:
         text = text.strip()
         match = re.fullmatch(r"(.*?)\s*<([^<>]+)>", text)
         name, email = (match.group(1).strip(), match.group(2).strip()) if match else ("", text)
-        if not EMAIL.match(email):
-            raise ServiceError(f"{text!r} is not an email address (give alice@example.org or "
-                               "'Alice <alice@example.org>')")
-        return cls(email.lower(), name or email.split("@")[0])
+        email = check_address(email)
+        return cls(email, name or email.split("@")[0])
 
 
 class Service:
