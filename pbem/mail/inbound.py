@@ -1,9 +1,10 @@
 """Replies by mail: find the game and seat from the signed token, read the commands, apply them.
 
 The token travels in the reply address (``play+TOKEN@...``) or, if a mail program drops the
-``+`` part, in the play link of the quoted mail. Quoted text and signatures are cut off; the
-first lines that are left are the commands, applied in order through the same service path as
-a web form, stopping at the first error, which is mailed back with the legal choices.
+``+`` part, in the play link of the quoted mail. The commands are the lines the player wrote
+(``pbem.mail.replytext``: quotes, greetings and signatures cut off, however the mail program quotes),
+applied in order through the same service path as a web form, stopping at the first error, which is
+mailed back with what was applied and the legal choices.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from email.utils import getaddresses
-from html.parser import HTMLParser
 from pathlib import Path
 
 from events.handling import Cause, StaleCommand
@@ -24,14 +24,9 @@ from events.rules import ActionError
 from events.store import Row, write_row
 from pbem import seatlife, talk
 from pbem.links import LinkError
+from pbem.mail.replytext import commands_of, new_lines, written_text
 from pbem.replacing import link_refusal
 from pbem.service import Service, ServiceError
-
-MAX_COMMANDS = 20
-QUOTE_HEADER = re.compile(
-    r"^(on .{0,200}wrote:?|le .{0,200}a écrit ?:?|am .{0,200}schrieb .{0,80}:?|-+ ?original message ?-+|"
-    r"_{5,}|from: .*|sent from my .*|-----.*)$", re.I)
-
 
 class UnknownReply(Exception):
     """The message carries no valid token: nothing can be done with it."""
@@ -43,80 +38,6 @@ class Reply:
     message_id: str
     token: str
     commands: list[str] = field(default_factory=list)
-
-
-class _TextFromHTML(HTMLParser):
-    """Plain text from an HTML-only reply; quoted parts (blockquote, gmail_quote) are dropped."""
-
-    BREAKS = {"br", "p", "div", "li", "tr", "h1", "h2", "h3", "table"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip = 0
-        self.depth_stack: list[bool] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        classes = " ".join(v or "" for k, v in attrs if k == "class")
-        quoted = tag == "blockquote" or "quote" in classes or tag in ("style", "script", "head")
-        if tag not in ("br", "img", "hr", "meta", "link", "input"):
-            self.depth_stack.append(quoted)
-            self.skip += quoted
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-        if tag == "a" and not self.skip:
-            href = dict(attrs).get("href") or ""
-            if "/play/" in href:
-                self.parts.append(f" {href} ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag not in ("br", "img", "hr", "meta", "link", "input") and self.depth_stack:
-            self.skip -= self.depth_stack.pop()
-        if tag in self.BREAKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.skip:
-            self.parts.append(data)
-
-
-def html_to_text(html: str) -> str:
-    parser = _TextFromHTML()
-    parser.feed(html)
-    return "".join(parser.parts)
-
-
-def body_text(message: EmailMessage) -> str:
-    part = message.get_body(preferencelist=("plain",))
-    if part is not None:
-        return str(part.get_content())
-    part = message.get_body(preferencelist=("html",))
-    return html_to_text(str(part.get_content())) if part is not None else ""
-
-
-def strip_quotes(text: str) -> list[str]:
-    """The new lines of a reply: everything before the quote, the quote header or the signature."""
-    kept: list[str] = []
-    for line in text.replace("\r\n", "\n").split("\n"):
-        bare = line.strip()
-        if bare.startswith(">") or line == "-- " or bare == "--" or QUOTE_HEADER.match(bare):
-            break
-        kept.append(bare)
-    return kept
-
-
-def commands_of(lines: list[str]) -> list[str]:
-    """The first block of non-empty lines: one command each."""
-    found: list[str] = []
-    for line in lines:
-        if not line:
-            if found:
-                break
-            continue
-        found.append(line)
-        if len(found) >= MAX_COMMANDS:
-            break
-    return found
 
 
 def find_token(message: EmailMessage, reply_local: str, text: str) -> str | None:
@@ -136,7 +57,7 @@ def parse_reply(raw: bytes, reply_address: str) -> Reply:
     """Read a reply mail; raises ``UnknownReply`` if it carries no token."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
-    text = body_text(message)
+    text = written_text(message)
     full_text = text
     if not message.get_body(preferencelist=("plain",)):
         part = message.get_body(preferencelist=("html",))
@@ -146,7 +67,7 @@ def parse_reply(raw: bytes, reply_address: str) -> Reply:
         raise UnknownReply("this mail carries no game link: reply to a game mail, keeping its reply address")
     sender = getaddresses([str(message.get("From", ""))])[0][1]
     return Reply(sender=sender.lower(), message_id=str(message.get("Message-ID", "")).strip(), token=token,
-                 commands=commands_of(strip_quotes(text)))
+                 commands=commands_of(new_lines(text)))
 
 
 @dataclass
@@ -222,8 +143,9 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
         applied.append(text)
         expected = service.load(claims.game_id).seq
     _record(service, reply, applied, error)
-    if error is not None:
-        _mail_error(service, claims.game_id, claims.seat, error)
+    if error is not None:  # the player reads what was understood, the error, and (in the mail) the legal commands
+        done = f" (the lines before it were applied: {', '.join(repr(a) for a in applied)})" if applied else ""
+        _mail_error(service, claims.game_id, claims.seat, error + done)
     return Outcome(applied, error, message_id=reply.message_id)
 
 
