@@ -75,6 +75,13 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                                 "localhost): for tests and development only. Other webhooks must be https:// to "
                                 "a public address."),
     "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
+    "inbound_imap": ("", "An IMAP mailbox replies arrive in, `imaps://USER@HOST/FOLDER` (or `imap://` on this machine "
+                         "or with STARTTLS): the worker reads it (IDLE, else polling), `pbem inbound --imap` once."),
+    "inbound_imap_password": ("", "The password of the `inbound_imap` mailbox (better: the PBEM_INBOUND_IMAP_PASSWORD "
+                                  "variable). Never in the address."),
+    "inbound_imap_done": ("pbem-read", "The folder read messages are moved to (made if missing); empty: they stay "
+                                       "where they are, flagged read."),
+    "inbound_imap_poll_seconds": (60, "How often the worker looks for new replies when the IMAP server offers no IDLE."),
 }
 
 

@@ -24,6 +24,7 @@ from events.rules import ActionError
 from events.store import Row, write_row
 from pbem import seatlife, talk
 from pbem.links import LinkError
+from pbem.mail import inbound_claims
 from pbem.mail.replytext import commands_of, new_lines, written_text
 from pbem.replacing import link_refusal
 from pbem.service import Service, ServiceError
@@ -79,14 +80,17 @@ class Outcome:
     duplicate: bool = False  # this Message-ID was read before: nothing was done this time
     message_id: str = ""
     earlier_applied: int = 0  # for a duplicate: how many commands its first delivery applied
+    busy: bool = False  # another reader is applying this message now: left to it
 
     @property
     def refused(self) -> bool:
         """Nothing could be applied (an illegal command, a stale one, none at all); a duplicate is not refused."""
-        return not self.applied and not self.duplicate
+        return not self.applied and not self.duplicate and not self.busy
 
     def summary(self) -> str:
         """One line for the operator: what was done."""
+        if self.busy:
+            return f"being read by another process (Message-ID {self.message_id}): left to it"
         if self.duplicate:
             then = "already applied" if self.earlier_applied else "already read, and refused then"
             return f"{then} (duplicate Message-ID {self.message_id}): nothing done"
@@ -96,8 +100,12 @@ class Outcome:
         return done + (f"; then refused: {self.error} (mailed back to the player)" if self.error else "")
 
 
-def apply_reply(service: Service, reply: Reply) -> Outcome:
-    """Apply a reply's commands in order; on the first error mail it back. Each message counts once."""
+def apply_reply(service: Service, reply: Reply, *, claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome:
+    """Apply a reply's commands in order; on the first error mail it back. Each message counts once.
+
+    A message with a Message-ID is claimed first (``pbem.mail.inbound_claims``): read once however many readers
+    meet it, and finished, not repeated, by the next reader if its first reader died while applying it.
+    """
     if service.notifier is None:
         raise ServiceError("replies need the instance's secret key")
     try:
@@ -107,20 +115,31 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
     refused = link_refusal(service.store, claims.game_id, claims.seat, claims.seq)
     if refused:  # the seat has another player now: nothing is applied, and nobody is mailed
         raise UnknownReply(refused)
-    seen = service.store.query("SELECT applied FROM inbound_messages WHERE message_id = ?",
-                               (reply.message_id,)) if reply.message_id else []
-    if seen:  # the same message delivered twice: it was read once already
-        return Outcome([], None, duplicate=True, message_id=reply.message_id,
-                       earlier_applied=int(seen[0]["applied"] or 0))
-    applied: list[str] = []
-    error: str | None = None
     expected = claims.seq
+    commands = list(enumerate(reply.commands, start=1))
+    applied: list[str] = []
+    if reply.message_id:
+        held = inbound_claims.claim(service.store, reply.message_id, inbound_claims.owner(), seconds=claim_seconds)
+        if held is inbound_claims.Claim.DONE:  # the same message delivered twice: it was read once already
+            seen = service.store.query("SELECT applied FROM inbound_messages WHERE message_id = ?",
+                                       (reply.message_id,))
+            return Outcome([], None, duplicate=True, message_id=reply.message_id,
+                           earlier_applied=int(seen[0]["applied"] or 0) if seen else 0)
+        if held is inbound_claims.Claim.BUSY:
+            return Outcome([], None, message_id=reply.message_id, busy=True)
+        if held is inbound_claims.Claim.TAKEN_OVER:  # its reader died: go on after what it applied
+            done = inbound_claims.earlier(service.store, claims.game_id, claims.seq, reply.message_id)
+            applied = [text for number, text in commands[:done.lines]]
+            commands = commands[done.lines:]
+            expected = done.last_seq or expected
+    error: str | None = None
     received = datetime.now(timezone.utc).isoformat(timespec="seconds")
     if not reply.commands:
         error = "the reply had no command in it (write each command on its own line, above the quoted mail)"
     names = [p["name"] for p in sorted(service.players(claims.game_id), key=lambda p: int(p["seat"]))]
-    for text in reply.commands:
-        detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender, "received_at": received}
+    for line, text in commands:
+        detail = {**claims.cause(), "message_id": reply.message_id, "from": reply.sender, "received_at": received,
+                  "line": line}
         try:
             mine = seatlife.parse_line(text)  # away ..., back, take back my seat, resign
             if mine is not None:
@@ -144,8 +163,8 @@ def apply_reply(service: Service, reply: Reply) -> Outcome:
         expected = service.load(claims.game_id).seq
     _record(service, reply, applied, error)
     if error is not None:  # the player reads what was understood, the error, and (in the mail) the legal commands
-        done = f" (the lines before it were applied: {', '.join(repr(a) for a in applied)})" if applied else ""
-        _mail_error(service, claims.game_id, claims.seat, error + done)
+        done_text = f" (the lines before it were applied: {', '.join(repr(a) for a in applied)})" if applied else ""
+        _mail_error(service, claims.game_id, claims.seat, error + done_text)
     return Outcome(applied, error, message_id=reply.message_id)
 
 
@@ -157,6 +176,7 @@ def _record(service: Service, reply: Reply, applied: list[str], error: str | Non
             "message_id": reply.message_id, "sender": reply.sender,
             "received_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "applied": len(applied), "error": error}, pk=("message_id",)))
+        inbound_claims.release(conn, reply.message_id)
 
 
 def _mail_error(service: Service, game_id: str, seat: int, error: str) -> None:
@@ -175,35 +195,64 @@ def process(service: Service, raw: bytes, reply_address: str) -> Outcome:
 
 
 @dataclass
-class MaildirReport:
-    """What reading a Maildir did, message by message, counted."""
+class Report:
+    """What reading a mailbox (a Maildir, an IMAP folder) did, message by message, counted."""
 
     read: int = 0
     applied: int = 0  # messages with at least one command applied
     duplicates: int = 0
     refused: int = 0  # a game link, but nothing applied: the reason was mailed back
     unknown: int = 0  # no valid game link: dropped
+    busy: int = 0  # being read by another process: left to it
+
+    def count(self, outcome: Outcome | None) -> None:
+        """Count one message read: its outcome, or None for one without a valid game link."""
+        self.read += 1
+        if outcome is None:
+            self.unknown += 1
+            return
+        self.duplicates += outcome.duplicate
+        self.refused += outcome.refused
+        self.applied += bool(outcome.applied)
+        self.busy += outcome.busy
 
     def summary(self) -> str:
         return (f"{self.read} messages read: {self.applied} applied, {self.duplicates} duplicate(s), "
-                f"{self.refused} refused, {self.unknown} without a valid game link")
+                f"{self.refused} refused, {self.unknown} without a valid game link"
+                + (f", {self.busy} left to another reader" if self.busy else ""))
 
 
-def process_maildir(service: Service, folder: Path) -> MaildirReport:
-    """Read every message in a Maildir once; each is removed after it was recorded."""
+MaildirReport = Report
+
+
+def read_message(service: Service, raw: bytes, reply_address: str, *, fallback_id: str = "",
+                 claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome | None:
+    """Read one message that arrived by any route: its outcome, or None if it carries no valid game link.
+
+    ``fallback_id`` identifies a message that has no Message-ID of its own (an IMAP folder's UID), so that it too
+    is read once.
+    """
+    try:
+        reply = parse_reply(raw, reply_address)
+    except UnknownReply:
+        return None
+    if not reply.message_id and fallback_id:
+        reply = Reply(reply.sender, fallback_id, reply.token, reply.commands)
+    try:
+        return apply_reply(service, reply, claim_seconds=claim_seconds)
+    except UnknownReply:
+        return None
+
+
+def process_maildir(service: Service, folder: Path) -> Report:
+    """Read every message in a Maildir once; each is removed after it was recorded (left if another reader has
+    it)."""
     box = mailbox.Maildir(folder, create=False)
-    report = MaildirReport()
+    report = Report()
     reply_address = service.notifier.reply_address if service.notifier else "play@localhost"
     for key in list(box.keys()):
-        raw = box.get_bytes(key)
-        try:
-            outcome = apply_reply(service, parse_reply(raw, reply_address))
-        except UnknownReply:
-            report.unknown += 1  # nothing to do with it; a real mailbox gets spam too
-        else:
-            report.duplicates += outcome.duplicate
-            report.refused += outcome.refused
-            report.applied += bool(outcome.applied)
-        box.remove(key)
-        report.read += 1
+        outcome = read_message(service, box.get_bytes(key), reply_address)
+        report.count(outcome)  # a mail without a game link: nothing to do with it; a real mailbox gets spam too
+        if outcome is None or not outcome.busy:
+            box.remove(key)
     return report
