@@ -82,6 +82,9 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "inbound_imap_done": ("pbem-read", "The folder read messages are moved to (made if missing); empty: they stay "
                                        "where they are, flagged read."),
     "inbound_imap_poll_seconds": (60, "How often the worker looks for new replies when the IMAP server offers no IDLE."),
+    "bounce_address": ("", "The envelope sender of every mail over SMTP, as `bounces@DOMAIN`: each mail goes out from "
+                           "`bounces+MAILID@DOMAIN` (VERP), so a delivery report names the mail it is about. Empty: "
+                           "the address of `mail_from`, and reports are matched by the Message-ID they quote."),
 }
 
 

@@ -98,7 +98,7 @@ def transport_for(settings: Settings) -> Transport:
     if settings["mail_transport"] == "smtp":
         return SMTPTransport(str(settings["smtp_host"]), int(settings["smtp_port"]), str(settings["smtp_security"]),
                              str(settings["smtp_user"]), str(settings["smtp_password"]),
-                             float(settings["smtp_timeout"]))
+                             float(settings["smtp_timeout"]), str(settings["bounce_address"]))
     if settings["mail_transport"] == "file":
         return FileTransport(settings.mailbox)
     raise ValueError(f"mail_transport must be file or smtp, not {settings['mail_transport']!r}")

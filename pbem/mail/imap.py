@@ -32,7 +32,7 @@ from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientAbortError, IMAPClientError
 
 from pbem.config import ConfigError, Settings
-from pbem.mail.inbound import Report, read_message
+from pbem.mail.inbound import Outcome, Report, read_message
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +140,7 @@ def read_new(client: IMAPClient, uidvalidity: int, box: Mailbox, service: Any, *
         outcome = read_message(service, bytes(fetched[b"BODY[]"]), reply_address,
                                fallback_id=f"<imap.{uidvalidity}.{uid}.{box.key()}@pbem>", **options)
         report.count(outcome)
-        if outcome is not None and outcome.busy:
+        if isinstance(outcome, Outcome) and outcome.busy:
             continue  # another reader applies it, and marks it
         try:
             mark(client, box, uid)

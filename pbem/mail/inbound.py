@@ -24,7 +24,7 @@ from events.rules import ActionError
 from events.store import Row, write_row
 from pbem import seatlife, talk
 from pbem.links import LinkError
-from pbem.mail import inbound_claims
+from pbem.mail import bounces, inbound_claims
 from pbem.mail.replytext import commands_of, new_lines, written_text
 from pbem.replacing import link_refusal
 from pbem.service import Service, ServiceError
@@ -190,8 +190,20 @@ def _mail_error(service: Service, game_id: str, seat: int, error: str) -> None:
             write_row(conn, row)
 
 
-def process(service: Service, raw: bytes, reply_address: str) -> Outcome:
+def process(service: Service, raw: bytes, reply_address: str) -> Outcome | bounces.Noticed:
+    """Read one message from a pipe: a delivery report is noticed, anything else applied as a reply.
+
+    :raises UnknownReply: a message that is neither a report nor carries a valid game link.
+    """
+    noticed = bounces.read_and_notice(service.store, raw, bounce_address(service))
+    if noticed is not None:
+        return noticed
     return apply_reply(service, parse_reply(raw, reply_address))
+
+
+def bounce_address(service: Service) -> str:
+    settings = getattr(service, "settings", None)
+    return str(settings["bounce_address"]) if settings is not None else ""
 
 
 @dataclass
@@ -204,12 +216,16 @@ class Report:
     refused: int = 0  # a game link, but nothing applied: the reason was mailed back
     unknown: int = 0  # no valid game link: dropped
     busy: int = 0  # being read by another process: left to it
+    reports: int = 0  # delivery reports (bounces), noticed
 
-    def count(self, outcome: Outcome | None) -> None:
+    def count(self, outcome: Outcome | bounces.Noticed | None) -> None:
         """Count one message read: its outcome, or None for one without a valid game link."""
         self.read += 1
         if outcome is None:
             self.unknown += 1
+            return
+        if isinstance(outcome, bounces.Noticed):
+            self.reports += 1
             return
         self.duplicates += outcome.duplicate
         self.refused += outcome.refused
@@ -219,6 +235,7 @@ class Report:
     def summary(self) -> str:
         return (f"{self.read} messages read: {self.applied} applied, {self.duplicates} duplicate(s), "
                 f"{self.refused} refused, {self.unknown} without a valid game link"
+                + (f", {self.reports} delivery report(s)" if self.reports else "")
                 + (f", {self.busy} left to another reader" if self.busy else ""))
 
 
@@ -226,12 +243,16 @@ MaildirReport = Report
 
 
 def read_message(service: Service, raw: bytes, reply_address: str, *, fallback_id: str = "",
-                 claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome | None:
-    """Read one message that arrived by any route: its outcome, or None if it carries no valid game link.
+                 claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome | bounces.Noticed | None:
+    """Read one message that arrived by any route: a delivery report is noticed (``pbem.mail.bounces``), a reply
+    applied; None if it is neither (no valid game link).
 
     ``fallback_id`` identifies a message that has no Message-ID of its own (an IMAP folder's UID), so that it too
     is read once.
     """
+    noticed = bounces.read_and_notice(service.store, raw, bounce_address(service))
+    if noticed is not None:
+        return noticed
     try:
         reply = parse_reply(raw, reply_address)
     except UnknownReply:
@@ -253,6 +274,6 @@ def process_maildir(service: Service, folder: Path) -> Report:
     for key in list(box.keys()):
         outcome = read_message(service, box.get_bytes(key), reply_address)
         report.count(outcome)  # a mail without a game link: nothing to do with it; a real mailbox gets spam too
-        if outcome is None or not outcome.busy:
+        if not isinstance(outcome, Outcome) or not outcome.busy:
             box.remove(key)
     return report

@@ -70,11 +70,12 @@ class SMTPTransport:
     """One connection per dispatch batch, opened on the first mail, reused for the rest."""
 
     def __init__(self, host: str, port: int, security: str = "starttls", user: str = "", password: str = "",
-                 timeout: float = 30) -> None:
+                 timeout: float = 30, bounce_address: str = "") -> None:
         if security not in ("starttls", "tls", "none"):
             raise ValueError(f"smtp_security must be starttls, tls or none, not {security!r}")
         self.host, self.port, self.security = host, port, security
         self.user, self.password, self.timeout = user, password, timeout
+        self.bounce_address = bounce_address  # bounces@DOMAIN: each mail goes out from bounces+NAME@DOMAIN (VERP)
         self._smtp: smtplib.SMTP | None = None
 
     def _connect(self) -> smtplib.SMTP:
@@ -93,13 +94,13 @@ class SMTPTransport:
     def send(self, sender: str, recipient: str, message: str, name: str) -> None:
         if self._smtp is None:
             self._smtp = self._connect()
-        envelope_from = wire(_envelope(sender))
+        envelope_from = wire(verp(self.bounce_address, name) if self.bounce_address else _envelope(sender))
         # a domain beyond ASCII goes out in IDNA, which every server takes; a local part beyond ASCII needs SMTPUTF8
         international = needs_smtputf8(envelope_from) or needs_smtputf8(recipient)
         if international:
             self._smtp.ehlo_or_helo_if_needed()
-            if not self._smtp.has_extn("smtputf8"):
-                raise PermanentFailure(NO_SMTPUTF8.format(address=recipient))
+            if not self._smtp.has_extn("smtputf8"):  # this server cannot reach the address: it counts as refused
+                raise PermanentFailure(NO_SMTPUTF8.format(address=recipient), recipient_refused=True)
         try:
             # smtplib sends bytes as they are: SMTP wants CRLF line ends
             data = message.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")
@@ -128,6 +129,12 @@ class SMTPTransport:
             except (smtplib.SMTPException, OSError):
                 pass
             self._smtp = None
+
+
+def verp(bounce_address: str, name: str) -> str:
+    """The envelope sender that names one mail: ``bounces+NAME@DOMAIN`` for ``bounces@DOMAIN``."""
+    local, _, domain = bounce_address.partition("@")
+    return f"{local}+{name}@{domain}"
 
 
 def _text(reply: bytes | str) -> str:
