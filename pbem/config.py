@@ -85,6 +85,10 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "bounce_address": ("", "The envelope sender of every mail over SMTP, as `bounces@DOMAIN`: each mail goes out from "
                            "`bounces+MAILID@DOMAIN` (VERP), so a delivery report names the mail it is about. Empty: "
                            "the address of `mail_from`, and reports are matched by the Message-ID they quote."),
+    "dkim_key": ("", "A DKIM private key (PEM, relative to the instance folder) to sign every mail sent over SMTP "
+                     "with; `pbem mail dkim-key` makes one. Empty: no signing (a provider that relays signs)."),
+    "dkim_selector": ("pbem", "The DKIM selector: the key is published at SELECTOR._domainkey.DOMAIN."),
+    "dkim_domain": ("", "The domain DKIM signs for (`d=`). Default: the domain of `mail_from`."),
 }
 
 

@@ -29,6 +29,7 @@ from events.store import ConcurrencyError, write_row
 from events.store import StoreUnavailable
 from pbem import muster
 from pbem.config import Settings, is_postgres
+from pbem.mail import dkim_signing
 from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
 from pbem.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem import seatlife
@@ -98,7 +99,8 @@ def transport_for(settings: Settings) -> Transport:
     if settings["mail_transport"] == "smtp":
         return SMTPTransport(str(settings["smtp_host"]), int(settings["smtp_port"]), str(settings["smtp_security"]),
                              str(settings["smtp_user"]), str(settings["smtp_password"]),
-                             float(settings["smtp_timeout"]), str(settings["bounce_address"]))
+                             float(settings["smtp_timeout"]), str(settings["bounce_address"]),
+                             dkim_signing.signer_of(settings))
     if settings["mail_transport"] == "file":
         return FileTransport(settings.mailbox)
     raise ValueError(f"mail_transport must be file or smtp, not {settings['mail_transport']!r}")

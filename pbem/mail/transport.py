@@ -9,7 +9,7 @@ from functools import lru_cache
 from email import message_from_string
 from email.utils import getaddresses
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pbem.mail.addresses import needs_smtputf8, wire
 
@@ -70,12 +70,13 @@ class SMTPTransport:
     """One connection per dispatch batch, opened on the first mail, reused for the rest."""
 
     def __init__(self, host: str, port: int, security: str = "starttls", user: str = "", password: str = "",
-                 timeout: float = 30, bounce_address: str = "") -> None:
+                 timeout: float = 30, bounce_address: str = "", signer: Any = None) -> None:
         if security not in ("starttls", "tls", "none"):
             raise ValueError(f"smtp_security must be starttls, tls or none, not {security!r}")
         self.host, self.port, self.security = host, port, security
         self.user, self.password, self.timeout = user, password, timeout
         self.bounce_address = bounce_address  # bounces@DOMAIN: each mail goes out from bounces+NAME@DOMAIN (VERP)
+        self.signer = signer  # a DKIM signer (``pbem.mail.dkim_signing.Signer``), or None
         self._smtp: smtplib.SMTP | None = None
 
     def _connect(self) -> smtplib.SMTP:
@@ -104,6 +105,8 @@ class SMTPTransport:
         try:
             # smtplib sends bytes as they are: SMTP wants CRLF line ends
             data = message.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8")
+            if self.signer is not None:  # signed as it goes on the wire: the bytes the receiver checks
+                data = self.signer.sign(data)
             self._smtp.sendmail(envelope_from, [wire(recipient)], data,
                                 mail_options=["SMTPUTF8"] if international else [])
         except smtplib.SMTPRecipientsRefused as err:
