@@ -239,9 +239,6 @@ class Report:
                 + (f", {self.busy} left to another reader" if self.busy else ""))
 
 
-MaildirReport = Report
-
-
 def read_message(service: Service, raw: bytes, reply_address: str, *, fallback_id: str = "",
                  claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome | bounces.Noticed | None:
     """Read one message that arrived by any route: a delivery report is noticed (``pbem.mail.bounces``), a reply

@@ -45,19 +45,18 @@ def addresses(value: str) -> list[Address]:
     return found
 
 
-def is_international(headers: Iterable[tuple[str, str]]) -> bool:
-    """Whether a mail with these headers needs SMTPUTF8: an address of theirs has a local part beyond ASCII."""
-    return any(needs_smtputf8(f"{one.username}@{one.domain}") for name, value in headers
-               if name in ADDRESS_HEADERS for one in addresses(value))
-
-
 def assemble(headers: Iterable[tuple[str, str]], text: str, html: str) -> str:
     """The whole message: ``headers`` in order, then the text and the HTML part."""
-    headers = list(headers)
-    message = EmailMessage(policy=UTF8 if is_international(headers) else ASCII)
+    values: list[tuple[str, Any]] = []
     for name, value in headers:
         value = " ".join(str(value).split())  # no line breaks of our own in a header
-        message[name] = addresses(value) if name in ADDRESS_HEADERS else value
+        values.append((name, addresses(value) if name in ADDRESS_HEADERS else value))
+    # SMTPUTF8 (headers in UTF-8) only when an address's local part is beyond ASCII
+    international = any(needs_smtputf8(f"{one.username}@{one.domain}") for name, value in values
+                        if name in ADDRESS_HEADERS for one in value)
+    message = EmailMessage(policy=UTF8 if international else ASCII)
+    for name, value in values:
+        message[name] = value
     message.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     message.add_alternative(html, subtype="html", charset="utf-8", cte="quoted-printable")
     return message.as_string()
