@@ -227,3 +227,12 @@ def test_a_reply_quoting_without_marks_applies_only_what_the_player_wrote(servic
     outcome = process(service, reply_to(mail, body), "play@localhost")
     assert outcome.applied == ["bet 2"] and outcome.error is None
     assert service.load(game).game.scores == (2, 0)
+
+
+def test_an_out_of_office_answer_is_not_read_as_commands(service: Service, game: str) -> None:
+    raw = reply_to(latest_mail(service, ANN.email), "I am away until Monday.\nbet 2")
+    answer = raw.replace(b"Subject:", b"Auto-Submitted: auto-replied\nSubject:", 1)
+    result = inbound(service, stdin=answer)
+    assert result.exit_code == 1 and "an automatic answer" in result.output
+    assert service.load(game).game.scores == (0, 0)
+    assert not service.store.query("SELECT 1 FROM outbox WHERE kind = 'reply_error'")

@@ -55,9 +55,14 @@ def find_token(message: EmailMessage, reply_local: str, text: str) -> str | None
 
 
 def parse_reply(raw: bytes, reply_address: str) -> Reply:
-    """Read a reply mail; raises ``UnknownReply`` if it carries no token."""
+    """Read a reply mail; raises ``UnknownReply`` if it carries no token, or was written by a machine."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(message, EmailMessage)
+    automatic = str(message.get("Auto-Submitted", "no")).strip().lower()
+    if automatic != "no" or message.get("X-Autoreply") or message.get("X-Autorespond") \
+            or str(message.get("Precedence", "")).strip().lower() in ("auto_reply", "bulk", "junk"):
+        # an out-of-office answer (RFC 3834): read as commands, it would be answered with an error, and so on
+        raise UnknownReply("an automatic answer (out of office, an autoresponder): not read as commands")
     text = written_text(message)
     full_text = text
     if not message.get_body(preferencelist=("plain",)):
