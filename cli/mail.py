@@ -58,10 +58,14 @@ def mail_send(ctx: click.Context) -> None:
     Safe beside a running worker: each mail is claimed by one sender before it is sent.
     Example: pbem mail send
     """
+    from pbem.config import ConfigError
     from pbem.mail.dispatch import status
     from pbem.scheduler import Jobs
 
-    Jobs(load_settings(ctx)).send_mail()
+    try:
+        Jobs(load_settings(ctx)).send_mail()
+    except ConfigError as err:  # e.g. a dkim_key that cannot be read: nothing is sent unsigned
+        raise click.ClickException(str(err)) from None
     with open_service(ctx) as service:
         click.echo(_counts(status(service.store)))
 

@@ -165,8 +165,6 @@ def _now(now: datetime | None) -> str:
 
 # ---- the request of a new-game form -----------------------------------------------------------
 
-
-
 def check_email(text: str) -> str:
     return check_address(text)
 

@@ -2,8 +2,8 @@
 
 Jobs send due mails, remind players before their deadlines, time out those past them, close undo
 requests nobody finished answering in time, expire invitations to games nobody answered in time, mail the daily
-digests that are due, and read replies from a Maildir or an IMAP mailbox if one is configured. Nothing is kept in memory between runs,
-so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
+digests that are due, and read replies from a Maildir or an IMAP mailbox if one is configured. Nothing is kept in
+memory between runs, so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
 of the process (``fcntl.flock``; released by the OS if the process dies) refuses a second one; on
 PostgreSQL a session advisory lock (``pbem.leader``) makes a second worker wait and take over when
 the first stops.

@@ -93,3 +93,16 @@ def test_mail_sent_with_a_key_verifies_against_the_record_and_not_once_changed(t
         return record
     assert dkim.verify(raw, dnsfunc=dns)
     assert not dkim.verify(raw.replace(b"Your turn", b"Your tern", 1), dnsfunc=dns)
+
+
+def test_a_key_that_cannot_be_read_sends_nothing_and_says_why(tmp_path: Path, smtp: tuple[Raw, int]) -> None:
+    received, port = smtp
+    instance = tmp_path / "inst"
+    make_settings(instance)
+    (instance / "pbem.toml").write_text((instance / "pbem.toml").read_text() + (
+        f'mail_transport = "smtp"\nsmtp_host = "127.0.0.1"\nsmtp_port = {port}\nsmtp_security = "none"\n'
+        'dkim_key = "dkim/missing.pem"\n'), encoding="utf-8")
+    run(instance, "game", "new", "highdie", "--player", "Ann <ann@example.org>", "--player", "b@x.org")
+    sent = run(instance, "mail", "send")
+    assert sent.exit_code == 1 and "dkim/missing.pem" in sent.output and "pbem mail dkim-key" in sent.output
+    assert received.messages == [] and "1 pending" in run(instance, "mail", "status").output
