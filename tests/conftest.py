@@ -25,7 +25,9 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
+    """Start the PostgreSQL server and Dovecot once if a selected test needs them; else skip those tests with one
+    message."""
+    _start_dovecot(config, items)
     needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())
                or "postgresql" in getattr(getattr(item, "callspec", None), "params", {}).values()]
     if not needing:
@@ -49,6 +51,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _PG_SERVER = pytest.StashKey[Any]()
+_DOVECOT = pytest.StashKey[Any]()
+
+
+def _start_dovecot(config: pytest.Config, items: list[pytest.Item]) -> None:
+    needing = [item for item in items if "dovecot_server" in getattr(item, "fixturenames", ())]
+    if not needing:
+        return
+    from dovecot import Dovecot, Unavailable
+    try:
+        server = Dovecot()
+    except Unavailable as err:
+        for item in needing:
+            item.add_marker(pytest.mark.skip(reason=f"IMAP tests skipped: no Dovecot could be started ({err})"))
+        return
+    config.stash[_DOVECOT] = server
+    config.add_cleanup(server.stop)
+    _stop_on_sigterm()
+
+
+@pytest.fixture(scope="session")
+def dovecot_server(pytestconfig: pytest.Config) -> Any:
+    """The session's Dovecot (``tests/dovecot.py``), started at collection when a selected test needs it."""
+    return pytestconfig.stash[_DOVECOT]
 
 
 def _stop_on_sigterm() -> None:

@@ -1,5 +1,5 @@
-"""The MIME text of a mail (``pbem.post.mail.mime``) reads back, through the standard library's parser, exactly as the
-message ``email.message.EmailMessage`` would build from the same headers and parts."""
+"""The MIME text of a mail (``pbem.post.mail.mime``, built with the standard library's ``email`` package) reads back as the
+message ``email.message.EmailMessage`` builds from the same headers and parts, with plain words left readable."""
 
 from __future__ import annotations
 

@@ -75,6 +75,20 @@ SETTINGS: dict[str, tuple[Any, str]] = {
                                 "localhost): for tests and development only. Other webhooks must be https:// to "
                                 "a public address."),
     "inbound_maildir": ("", "A Maildir folder that `pbem inbound --maildir` (and the scheduler, if set) reads replies from."),
+    "inbound_imap": ("", "An IMAP mailbox replies arrive in, `imaps://USER@HOST/FOLDER` (or `imap://` on this machine "
+                         "or with STARTTLS): the worker reads it (IDLE, else polling), `pbem inbound --imap` once."),
+    "inbound_imap_password": ("", "The password of the `inbound_imap` mailbox (better: the PBEM_INBOUND_IMAP_PASSWORD "
+                                  "variable). Never in the address."),
+    "inbound_imap_done": ("pbem-read", "The folder read messages are moved to (made if missing); empty: they stay "
+                                       "where they are, flagged read."),
+    "inbound_imap_poll_seconds": (60, "How often the worker looks for new replies when the IMAP server offers no IDLE."),
+    "bounce_address": ("", "The envelope sender of every mail over SMTP, as `bounces@DOMAIN`: each mail goes out from "
+                           "`bounces+MAILID@DOMAIN` (VERP), so a delivery report names the mail it is about. Empty: "
+                           "the address of `mail_from`, and reports are matched by the Message-ID they quote."),
+    "dkim_key": ("", "A DKIM private key (PEM, relative to the instance folder) to sign every mail sent over SMTP "
+                     "with; `pbem mail dkim-key` makes one. Empty: no signing (a provider that relays signs)."),
+    "dkim_selector": ("pbem", "The DKIM selector: the key is published at SELECTOR._domainkey.DOMAIN."),
+    "dkim_domain": ("", "The domain DKIM signs for (`d=`). Default: the domain of `mail_from`."),
 }
 
 

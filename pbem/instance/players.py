@@ -6,9 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from pbem.errors import ServiceError
-
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+from pbem.instance.addresses import check_address
 
 
 @dataclass(frozen=True)
@@ -22,10 +20,8 @@ class Player:
         text = text.strip()
         match = re.fullmatch(r"(.*?)\s*<([^<>]+)>", text)
         name, email = (match.group(1).strip(), match.group(2).strip()) if match else ("", text)
-        if not EMAIL.match(email):
-            raise ServiceError(f"{text!r} is not an email address (give alice@example.org or "
-                               "'Alice <alice@example.org>')")
-        return cls(email.lower(), name or email.split("@")[0])
+        email = check_address(email)
+        return cls(email, name or email.split("@")[0])
 
 
 def player_id(email: str) -> str:

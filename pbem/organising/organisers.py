@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -29,6 +28,7 @@ from pbem.errors import ServiceError
 from pbem.instance.players import Player
 from pbem.games import all_games
 from pbem.games.options import Option
+from pbem.instance.addresses import check_address
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
 
@@ -165,14 +165,8 @@ def _now(now: datetime | None) -> str:
 
 # ---- the request of a new-game form -----------------------------------------------------------
 
-EMAIL = re.compile(r"^[^@\s<>,;\"']+@[^@\s<>,;\"']+\.[^@\s<>,;\"'.]+$")
-
-
 def check_email(text: str) -> str:
-    email = (text or "").strip().lower()
-    if not EMAIL.match(email) or len(email) > 254:
-        raise ServiceError(f"{text.strip()!r} is not an email address (write it like alice@example.org)")
-    return email
+    return check_address(text)
 
 
 @dataclass

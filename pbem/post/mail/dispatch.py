@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from events.store import SQLiteEventStore
 from pbem.post.claims import CLAIMED, claim_due, claim_in, iso, new_owner, release
+from pbem.post.mail import bounces
 from pbem.post.mail.outbox import OUTBOX, message_of
 from pbem.post.mail.transport import PermanentFailure, Transport
 from pbem.post.webhook_post import Poster
@@ -135,6 +136,9 @@ class _Run:
                 self.transport.send(self.sender, row["to_addr"], message, row["id"])
         except PermanentFailure as err:
             error, permanent = str(err), True
+            if err.recipient_refused:  # a 5xx to RCPT counts against the address as a hard bounce does
+                bounces.record(self.store, row["to_addr"], bounces.Kind.HARD, str(err), outbox_id=row["id"],
+                               message_id=row.get("message_id"), via="smtp", now=self.now)
         except Exception as err:  # any transport trouble is retried: the row must not be lost
             error = f"{type(err).__name__}: {err}"
             wait = max(wait, float(getattr(err, "retry_after", 0) or 0))  # a webhook's 429 may say how long

@@ -24,6 +24,9 @@ def create_tables(store: SQLiteEventStore) -> None:
     # sender: the claim's owner that made the attempt (host:pid:run), to tell senders apart
     store.ensure_table("mail_attempts", {"outbox_id": str, "attempt": int, "at": str, "ok": int, "error": str,
                                          "sender": str}, pk=("outbox_id", "attempt"))
+    from pbem.post.mail import bounces, inbound_claims  # the mail that comes in: one reader per message; bounces
+    inbound_claims.create_tables(store)
+    bounces.create_tables(store)
 
 
 def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, subject: str, message_id: str,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import uuid
 from functools import lru_cache
-from email.utils import format_datetime, formataddr
+from email.headerregistry import Address
+from email.utils import format_datetime
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Mapping
@@ -98,4 +99,7 @@ def build(draft: Mapping[str, Any]) -> str:
 
 
 def address(name: str, email: str) -> str:
-    return formataddr((name, email))
+    """A display name and an address as a header value: the name quoted where it must be, nothing encoded yet
+    (``pbem.post.mail.mime`` encodes what the wire needs, and writes the domain in IDNA)."""
+    local, _, domain = email.rpartition("@")
+    return str(Address(display_name=name, username=local, domain=domain))
