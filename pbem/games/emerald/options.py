@@ -1,11 +1,37 @@
-"""The options of A Study in Emerald (2nd edition), in words (``pbem.games.options``); the first choice is the default."""
+"""The options of A Study in Emerald (2nd edition), in words (``pbem.games.options``); the first choice is the default.
+
+Each reading of a contested rule is an option (``docs/emerald-rulings.md`` quotes both sides under the number its
+``ruling`` names); ``before`` is how a game recorded before the option existed is played. Plain rule fixes are not
+offered: a new game records the rules revision it is played under (``REVISION``), an older game lacks it and is
+revision 1.
+"""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
 from pbem.games.options import Choice, Option
+
+REVISION = 1
+"""1: the rules as first recorded."""
+
+RULINGS = "docs/emerald-rulings.md"
 
 OPTIONS = (
     Option("free_actions_after_last_action", "Free card actions after a turn's last action", (
         Choice("yes", "Allowed: after your last action you may still use your cards' free actions", True),
-        Choice("no", "Not allowed: a turn ends with its last action", False))),
+        Choice("no", "Not allowed: a turn ends with its last action", False)), before=True),
 )
+
+BY_KEY = {o.key: o for o in OPTIONS}
+
+
+def reading(options: Mapping[str, Any], key: str) -> Any:
+    """The value of one option in a game's recorded options (a game recorded before it: its ``before``)."""
+    return BY_KEY[key].read(options)
+
+
+def revision(options: Mapping[str, Any]) -> int:
+    """The rules revision a game is played under (1 for a game recorded before revisions were recorded)."""
+    found = options.get("revision", 1)
+    return found if isinstance(found, int) and not isinstance(found, bool) else 1

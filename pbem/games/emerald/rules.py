@@ -13,17 +13,24 @@ from pbem.games.emerald import engine
 from pbem.games.emerald.data import Catalog, catalog, load_data
 from pbem.games.emerald.effects import Ctx, draw, turn_top
 from pbem.games.emerald.events import EVENT_TYPES
-from pbem.games.emerald.options import OPTIONS
+from pbem.games.emerald.options import OPTIONS, REVISION, reading, revision
 from pbem.games.emerald.evolve import apply
 from pbem.games.emerald.scoring import final_scores
 from pbem.games.emerald.state import LOYALIST, RESTORATIONIST, City, Player, State
 from pbem.games.emerald.view import build_view
+from pbem.games.options import complete
+
+
+def readings(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The state's fields that say how a table reads the rules, from the game's recorded options."""
+    return {"free_after_actions": bool(reading(options, "free_actions_after_last_action")),
+            "revision": revision(options)}
 
 
 class EmeraldRules:
     name = "emerald"
     title = "A Study in Emerald (2nd edition)"
-    version = "1"
+    version = "2"  # the state holds how the table reads the rules: older snapshots are passed over
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
@@ -35,6 +42,10 @@ class EmeraldRules:
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)
+
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with its chosen value or its default, and the rules revision a new game is played under."""
+        return complete(OPTIONS, chosen, fixed={"revision": REVISION})
 
     def initial_state(self, config: GameConfig) -> State:
         data = config.data or load_data(None)
@@ -49,7 +60,7 @@ class EmeraldRules:
         cities = tuple(City(cubes=zeros, agents=zeros, zombies=zeros) for _ in cat.city_ids)
         return State(cat=cat, names=tuple(s.name for s in config.seats), players=players, cities=cities,
                      zombie_supply=g["zombies"], sanity_stock=max(0, g["sanity_stock"] - n * g["sanity_tokens"]),
-                     free_after_actions=bool(config.options.get("free_actions_after_last_action", True)))
+                     **readings(config.options))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)

@@ -99,7 +99,10 @@ class State:
     interrupt: str = ""                 # JSON of an out-of-turn decision being waited for
     owed: tuple[tuple[int, int], ...] = ()   # Loyalists revealed: (seat, agents still to place)
     end_reason: str = ""
-    free_after_actions: bool = True     # option: free actions may follow the second action
+    # How this table reads the rules (the game's options, each named in ``options.OPTIONS``); the defaults here are
+    # the readings of a game recorded before the option existed.
+    free_after_actions: bool = True     # free actions may follow the second action
+    revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a snapshot keeps: the fields, without the caches of the public view and the prompts."""
