@@ -12,8 +12,9 @@ from typing import Any, Mapping
 
 from pbem.games.options import Choice, Option
 
-REVISION = 1
-"""1: the rules as first recorded."""
+REVISION = 2
+"""1: the rules as first recorded. 2: a revealed Loyalist who again loses every agent (or the last Sanity token)
+places agents up to three again (docs/emerald-rulings.md, 8)."""
 
 RULINGS = "docs/emerald-rulings.md"
 
