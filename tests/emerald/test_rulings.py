@@ -2,34 +2,140 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pbem.games.emerald import RULES
-from tests.emerald.harness import give, put, slot, start_card, started
+from tests.emerald.harness import Game, give, put, set_state, slot, start_card, started
 
 SHERLOCK, VAMPIRES, CTHULHU, IRENE, HIRED_ASSASSIN = 23, 62, 31, 8, 39
-LEOPOLD, TERRORS, OKHRANA, YOG = 56, 63, 52, 58
+LEOPOLD, TERRORS, OKHRANA, YOG, ZOMBIES = 56, 63, 52, 58, 61
 
 
 def _played_to(events: list, card: int) -> str:  # type: ignore[type-arg]
     return next(e.payload["to"] for e in events if e.type == "emerald.CardsPlayed" and card in e.payload["cards"])
 
 
-def test_1_an_action_card_that_scored_goes_beside_the_identity_card_when_its_text_is_used() -> None:
+def lines(events: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(e.type.split(".", 1)[1], dict(e.payload)) for e in events]
+
+
+IDENTITY = {"action_card_with_points": "identity"}   # ruling 1, the other reading
+
+
+def _zombies_in_rome(options: dict[str, Any] | None = None) -> Game:
+    """Turn 1: Ann (Zombies and a starting card in hand, nothing else left in her deck) plays Zombies with no zombie
+    on the board, places both in Rome, where Bob has an agent, and discards; she draws back what her discard pile
+    gives. Bob and Cat pass their turns."""
+    g = started(die="blank", options=options)
+    put(g, "rome", 1, agents=1)
+    put(g, "paris", 1, agents=1)
+    give(g, 0, ZOMBIES, start_card(0, "S001"))
+    events = g.do("play Zombies")
+    assert lines(events)[:2] == [("CardsPlayed", {"seat": 0, "cards": [ZOMBIES], "to": _zombies_go(options),
+                                                  "use": "text"}),
+                                 ("StepSet", {"seat": 0, "step": {"step": "zombie_place", "left": 2}})]
+    g.do("place zombie in Rome")
+    g.do("place zombie in Rome")
+    g.do("discard 201")
+    for _ in range(4):
+        g.do("pass")
+    assert g.state.active == 0 and g.state.turn == 4
+    return g
+
+
+def _zombies_go(options: dict[str, Any] | None) -> str:
+    return "kept" if options == IDENTITY else "discard"
+
+
+def test_1_an_action_card_with_points_goes_back_to_the_discard_pile_so_zombies_can_remove_agents() -> None:
+    """*Action: Card Action*: "If the card is just marked 'Action' then you place it on your discard pile after use."
+    Zombies: "You first MAY remove ONE agent of your choice from each City space that you have one or more zombies
+    in." Played again, the card's first half applies."""
+    g = _zombies_in_rome()
+    assert g.state.players[0].hand == (ZOMBIES, 201)
+    events = g.do("play Zombies")
+    assert lines(events) == [
+        ("CardsPlayed", {"seat": 0, "cards": [ZOMBIES], "to": "discard", "use": "text"}),
+        ("StepSet", {"seat": 0, "step": {"step": "zombie_remove", "cities": ["rome"]}})]
+    assert lines(g.do("kill agent of bob in Rome with zombies")) == [
+        ("InterruptOffered", {"seat": 1, "effect": {"type": "zombie", "seat": 0, "city": "rome", "victim": 1},
+                              "cont": {"then": "zombies", "cities": []}})]
+    events = g.do("decline", seat=1)
+    assert lines(events)[2:] == [
+        ("AgentRemoved", {"seat": 1, "city": "rome", "to": "stock", "by": 0}),
+        ("StepSet", {"seat": 0, "step": {"step": "zombie_place", "left": 2}})]
+    seen = RULES.view(g.state, None)
+    assert [(c["id"], c["agents"], c["zombies"]) for c in seen["cities"] if any(c["agents"] + c["zombies"])] == \
+        [("paris", [0, 1, 0], [0, 0, 0]), ("rome", [0, 0, 0], [2, 0, 0])]
+    assert seen["zombie_supply"] == 4 and seen["players"][0]["vp"] == 0     # its points count when claimed
+
+
+def test_1_zombies_places_again_the_zombies_cthulhu_removed() -> None:
+    """Cthulhu: "If a player has the Zombie card he can still use it to place Zombie pieces that have been removed
+    from the board." Ann's zombies go back to the supply; her Zombie card, back in her hand, places them again."""
     g = started(die="blank")
-    give(g, 0, LEOPOLD, TERRORS, OKHRANA)
-    put(g, "rome", 1, cubes=1)
+    put(g, "rome", 0, zombies=2)
+    put(g, "rome", 1, agents=1)
+    put(g, "paris", 1, agents=1)
+    give(g, 2, CTHULHU)
+    give(g, 0, ZOMBIES, where="discard")
+    set_state(g, active=2)
+    g.do("play Cthulhu: Rome")
+    g.do("decline", seat=1)
+    assert g.state.city("rome").zombies == (0, 0, 0) and g.state.zombie_supply == 6
+    give(g, 0, ZOMBIES)
+    set_state(g, active=0, actions_done=0)
+    events = g.do("play Zombies")
+    assert lines(events)[1] == ("StepSet", {"seat": 0, "step": {"step": "zombie_place", "left": 2}})
+
+
+def test_1_the_other_reading_keeps_an_action_card_with_points_beside_the_identity_card_for_good() -> None:
+    """*Action: Card Action*, read the other way: "If the card gained you victory points in any manner, either when you
+    claimed it or because you have just played it, then you place it near your Secret Identity card." (option
+    ``action_card_with_points = "identity"``, and every game recorded before the option)."""
+    g = _zombies_in_rome(IDENTITY)
+    assert g.state.players[0].hand == (201,) and g.state.players[0].kept == (ZOMBIES,)
+    assert not [a for a in RULES.legal_actions(g.state, 0) if a["kind"] == "play"]
+    give(g, 0, LEOPOLD, TERRORS)
+    put(g, "rome", 2, cubes=1)
     assert _played_to(g.do("play Society of Leopold"), LEOPOLD) == "kept"          # Action, scored VP
     assert _played_to(g.do("play Terrors of the Night: bob"), TERRORS) == "kept"   # Action, scored VP
-    p = g.state.players[0]
-    assert {LEOPOLD, TERRORS} <= set(p.kept) and LEOPOLD not in p.discard
 
 
-def test_1_an_action_card_without_points_and_a_scoring_card_played_for_its_symbols_go_to_the_discard_pile() -> None:
-    g = started()
-    give(g, 0, OKHRANA, LEOPOLD)
-    put(g, "rome", 1, cubes=1)
-    put(g, "paris", 0, cubes=1, agents=1)
-    assert _played_to(g.do("claim Paris using 56"), LEOPOLD) == "discard"         # its claim symbol, not its text
-    assert _played_to(g.do("play Okhrana: cube of bob in Rome"), OKHRANA) == "discard"
+def test_1_one_use_cards_with_points_go_beside_the_identity_card_under_both_readings() -> None:
+    """*A Short Interlude About Cards*: "Any one-use card that scores you victory points in any manner should be placed
+    close to your Secret Identity card after playing"."""
+    for options in (None, IDENTITY):
+        g = started(options=options)
+        put(g, "paris", 0, agents=1)
+        put(g, "paris", 1, agents=1)
+        put(g, "madrid", 1, agents=1)
+        give(g, 0, VAMPIRES, CTHULHU)
+        g.do("play Vampires: agent of bob in Paris")
+        g.do("decline", seat=1)
+        assert g.state.players[0].kept == (VAMPIRES,)
+        assert _played_to(g.do("play Cthulhu: Rome"), CTHULHU) == "kept"
+
+
+def test_1_vampires_as_an_interrupt_goes_to_the_discard_pile_and_under_the_other_reading_beside_the_identity_card(
+) -> None:
+    """Vampires: "You can use it as a one-use action ... The second use is to play the card as an interrupt": the
+    interrupt is not the one-use action, so the card goes back to the discard pile, like Sherlock Holmes."""
+    for options, to in ((None, "discard"), (IDENTITY, "kept")):
+        g = _assassination((VAMPIRES,), options)
+        events = g.do("use Vampires", seat=1)
+        assert ("CardsPlayed", {"seat": 1, "cards": [VAMPIRES], "to": to, "use": "interrupt"}) in lines(events)
+        assert g.state.city("paris").agents[1] == 1
+
+
+def test_1_a_scoring_card_played_for_its_symbols_and_an_action_card_without_points_go_to_the_discard_pile() -> None:
+    for options in (None, IDENTITY):
+        g = started(options=options)
+        give(g, 0, OKHRANA, LEOPOLD)
+        put(g, "rome", 1, cubes=1)
+        put(g, "paris", 0, cubes=1, agents=1)
+        assert _played_to(g.do("claim Paris using 56"), LEOPOLD) == "discard"        # its claim symbol, not its text
+        assert _played_to(g.do("play Okhrana: cube of bob in Rome"), OKHRANA) == "discard"
 
 
 def test_2_cthulhu_leaves_the_royalty_card_in_the_royalty_slot() -> None:
@@ -53,8 +159,8 @@ def test_3_sherlock_holmes_may_answer_irene_adler_and_vampires_may_not() -> None
     assert g.state.city("paris").agents == (0, 1, 0) and IRENE in g.state.removed
 
 
-def _assassination(victim_hand: tuple[int, ...]):  # type: ignore[no-untyped-def]
-    g = started(die="blank")
+def _assassination(victim_hand: tuple[int, ...], options: dict[str, Any] | None = None) -> Game:
+    g = started(die="blank", options=options)
     put(g, "paris", 0, cubes=2, agents=4)
     put(g, "paris", 1, cubes=1, agents=1)
     put(g, "paris", 2, cubes=1)

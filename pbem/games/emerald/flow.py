@@ -103,7 +103,8 @@ def answer(ctx: Ctx, seat: int, card: int | None) -> None:
                                    "effect": effect["type"]})
     ctx.emit("InterruptClosed", {"seat": seat})
     if card is not None:
-        to = "kept" if card_uses.has_vp(ctx.s, card) else "discard"     # Vampires scored when claimed
+        # Vampires scored when claimed; its interrupt is not its one-use action (docs/emerald-rulings.md, 1)
+        to = "kept" if card_uses.keeps_points(ctx.s, card, one_use=False) else "discard"
         ctx.emit("CardsPlayed", {"seat": seat, "cards": [card], "to": to, "use": "interrupt"})
         draw(ctx, seat, 1)
         negated(ctx, effect)

@@ -22,6 +22,11 @@ OPTIONS = (
     Option("free_actions_after_last_action", "Free card actions after a turn's last action", (
         Choice("yes", "Allowed: after your last action you may still use your cards' free actions", True),
         Choice("no", "Not allowed: a turn ends with its last action", False)), before=True),
+    Option("action_card_with_points", "An Action card with victory points, once its text is used", (
+        Choice("discard", "Goes to the discard pile and can be played again; only one-use cards with points "
+                          "go beside the Secret Identity card", "discard"),
+        Choice("identity", "Goes beside the Secret Identity card and is never played again", "identity")),
+        before="identity", ruling=f"{RULINGS}#1"),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}

@@ -24,6 +24,7 @@ from pbem.games.options import complete
 def readings(options: Mapping[str, Any]) -> dict[str, Any]:
     """The state's fields that say how a table reads the rules, from the game's recorded options."""
     return {"free_after_actions": bool(reading(options, "free_actions_after_last_action")),
+            "scoring_action_kept": reading(options, "action_card_with_points") == "identity",
             "revision": revision(options)}
 
 

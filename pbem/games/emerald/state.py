@@ -102,6 +102,7 @@ class State:
     # How this table reads the rules (the game's options, each named in ``options.OPTIONS``); the defaults here are
     # the readings of a game recorded before the option existed.
     free_after_actions: bool = True     # free actions may follow the second action
+    scoring_action_kept: bool = True    # an Action card with points goes beside the identity card (ruling 1)
     revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
