@@ -9,6 +9,7 @@ from tests.emerald.harness import Game, give, put, set_state, slot, start_card, 
 
 SHERLOCK, VAMPIRES, CTHULHU, IRENE, HIRED_ASSASSIN = 23, 62, 31, 8, 39
 LEOPOLD, TERRORS, OKHRANA, YOG, ZOMBIES = 56, 63, 52, 58, 61
+SPINNER = 169   # The Spinner in the Darkness, the Royalty card of Paris
 
 
 def _played_to(events: list, card: int) -> str:  # type: ignore[type-arg]
@@ -138,14 +139,47 @@ def test_1_a_scoring_card_played_for_its_symbols_and_an_action_card_without_poin
         assert _played_to(g.do("play Okhrana: cube of bob in Rome"), OKHRANA) == "discard"
 
 
-def test_2_cthulhu_leaves_the_royalty_card_in_the_royalty_slot() -> None:
-    g = started()
-    slot(g, "paris", 169)
+def _cthulhu_on_paris(options: dict[str, Any] | None = None) -> tuple[Game, list[Any], tuple[int, ...]]:
+    """Ann plays Cthulhu on Paris, where only she has an agent and The Spinner in the Darkness lies in the Royalty
+    slot beside a Game Card space of three cards."""
+    g = started(options=options)
+    slot(g, "paris", SPINNER)
     put(g, "paris", 0, agents=1)
+    put(g, "rome", 0, agents=1)
     give(g, 0, CTHULHU)
-    g.do("play Cthulhu: Paris")
-    c = g.state.city("paris")
-    assert c.stack == () and c.royalty == 169 and 169 not in g.state.removed
+    stack = g.state.city("paris").stack
+    return g, g.do("play Cthulhu: Paris"), stack
+
+
+def test_2_cthulhu_leaves_the_royalty_card_in_the_royalty_slot() -> None:
+    """Cthulhu, in *Detailed Card Descriptions*: "You then remove all cards from that city's Game Card space."
+    (option ``cthulhu_takes_royalty = false``, the default, and every game recorded before the option)."""
+    g, events, stack = _cthulhu_on_paris()
+    assert lines(events) == [("CardsPlayed", {"seat": 0, "cards": [CTHULHU], "to": "kept", "use": "text"})] + [
+        ("CardRemoved", {"card": card, "from": "stack", "city": "paris", "why": "cthulhu"}) for card in stack] + [
+        ("AgentRemoved", {"seat": 0, "city": "paris", "to": "stock", "count": 1, "by": 0}),
+        ("ActionCompleted", {"seat": 0, "number": 1})]
+    paris = RULES.view(g.state, None)["cities"][5]
+    assert (paris["id"], paris["cards_left"], paris["top"], paris["royalty"]["id"]) == ("paris", 0, None, SPINNER)
+    assert SPINNER not in g.state.removed
+    put(g, "paris", 2, cubes=1, agents=5)          # still a target: Cat may assassinate it next
+    give(g, 2, HIRED_ASSASSIN)
+    set_state(g, active=2, actions_done=0)
+    assert {"kind": "assassinate", "city": "paris", "target": "royalty", "card": HIRED_ASSASSIN, "bombs": []} in \
+        RULES.legal_actions(g.state, 2)
+
+
+def test_2_the_other_reading_cthulhu_removes_the_royalty_card_too() -> None:
+    """Cthulhu's card: "Remove all cards, agents and zombies from one city." (option ``cthulhu_takes_royalty =
+    true``): the Royalty card leaves the game with the others, and nobody scores it."""
+    g, events, stack = _cthulhu_on_paris({"cthulhu_takes_royalty": True})
+    assert lines(events)[1:len(stack) + 2] == [
+        ("CardRemoved", {"card": card, "from": "stack", "city": "paris", "why": "cthulhu"}) for card in stack] + [
+        ("CardRemoved", {"card": SPINNER, "from": "royalty", "city": "paris", "why": "cthulhu"})]
+    assert "The Spinner in the Darkness" in RULES.describe(events[len(stack) + 1], None)
+    seen = RULES.view(g.state, None)
+    assert seen["cities"][5]["royalty"] is None and seen["removed"][-1]["id"] == SPINNER
+    assert [p["vp"] for p in seen["players"]] == [0, 0, 0]
 
 
 def test_3_sherlock_holmes_may_answer_irene_adler_and_vampires_may_not() -> None:

@@ -178,6 +178,8 @@ def _removed(s: State, p: Mapping[str, Any]) -> State:
     if where == "stack":
         c = s.city(p["city"])
         s = s.with_city(p["city"], stack=without(c.stack, (card,)))
+    elif where == "royalty":
+        s = s.with_city(p["city"], royalty=0)
     else:
         seat = p["seat"]
         pl = s.players[seat]

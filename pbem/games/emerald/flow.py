@@ -166,6 +166,8 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         for i, card in enumerate(c.stack):   # the face-down cards are shown as they leave
             ctx.emit("CardRemoved", {"card": card, "from": "stack", "city": city, "why": "cthulhu"},
                      reveals=i > 0)
+        if c.royalty and ctx.s.cthulhu_takes_royalty:
+            ctx.emit("CardRemoved", {"card": c.royalty, "from": "royalty", "city": city, "why": "cthulhu"})
         hit = []
         for v in range(ctx.s.n):
             c = ctx.s.city(city)

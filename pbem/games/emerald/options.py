@@ -27,6 +27,10 @@ OPTIONS = (
                           "go beside the Secret Identity card", "discard"),
         Choice("identity", "Goes beside the Secret Identity card and is never played again", "identity")),
         before="identity", ruling=f"{RULINGS}#1"),
+    Option("cthulhu_takes_royalty", "Cthulhu and the Royalty card of its city", (
+        Choice("no", "The Royalty card stays in its Royalty slot", False),
+        Choice("yes", "Cthulhu removes the Royalty card with the other cards", True)),
+        before=False, ruling=f"{RULINGS}#2"),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}

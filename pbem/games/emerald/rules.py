@@ -25,6 +25,7 @@ def readings(options: Mapping[str, Any]) -> dict[str, Any]:
     """The state's fields that say how a table reads the rules, from the game's recorded options."""
     return {"free_after_actions": bool(reading(options, "free_actions_after_last_action")),
             "scoring_action_kept": reading(options, "action_card_with_points") == "identity",
+            "cthulhu_takes_royalty": bool(reading(options, "cthulhu_takes_royalty")),
             "revision": revision(options)}
 
 

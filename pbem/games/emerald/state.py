@@ -103,6 +103,7 @@ class State:
     # the readings of a game recorded before the option existed.
     free_after_actions: bool = True     # free actions may follow the second action
     scoring_action_kept: bool = True    # an Action card with points goes beside the identity card (ruling 1)
+    cthulhu_takes_royalty: bool = False  # Cthulhu removes the Royalty card in the slot too (ruling 2)
     revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
