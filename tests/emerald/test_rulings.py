@@ -183,6 +183,8 @@ def test_2_the_other_reading_cthulhu_removes_the_royalty_card_too() -> None:
 
 
 def test_3_sherlock_holmes_may_answer_irene_adler_and_vampires_may_not() -> None:
+    """Sherlock Holmes' card: "INTERRUPT: Negate any action that would eliminate one of your agents." (option
+    ``sherlock_stops_replacement = true``, the default, and every game recorded before the option)."""
     g = started()
     put(g, "paris", 1, agents=1)
     give(g, 1, SHERLOCK, VAMPIRES)
@@ -191,6 +193,28 @@ def test_3_sherlock_holmes_may_answer_irene_adler_and_vampires_may_not() -> None
     assert RULES.legal_actions(g.state, 1) == [{"kind": "interrupt", "card": SHERLOCK}, {"kind": "decline"}]
     g.do("use Sherlock Holmes", seat=1)
     assert g.state.city("paris").agents == (0, 1, 0) and IRENE in g.state.removed
+
+
+def test_3_the_other_reading_nobody_is_asked_and_the_agent_is_replaced() -> None:
+    """Sherlock Holmes: "This card is effective against assassinations, Shoggoth, vampires, zombies, and Cthulhu."
+    (option ``sherlock_stops_replacement = false``): a replaced agent is not eliminated, so no card can stop Irene
+    Adler, and nobody is asked, whatever they hold; Sherlock Holmes still stops an assassination."""
+    options = {"sherlock_stops_replacement": False}
+    g = started(options=options)
+    put(g, "paris", 1, agents=1)
+    put(g, "rome", 1, agents=1)
+    give(g, 1, SHERLOCK)
+    give(g, 0, IRENE)
+    events = g.do("play Irene Adler: agent of bob in Paris")
+    assert lines(events) == [
+        ("CardsPlayed", {"seat": 0, "cards": [IRENE], "to": "removed", "use": "text"}),
+        ("AgentRemoved", {"seat": 1, "city": "paris", "to": "stock", "by": 0}),
+        ("AgentPlaced", {"seat": 0, "city": "paris", "why": "replace"}),
+        ("ActionCompleted", {"seat": 0, "number": 1})]
+    assert list(RULES.prompts(g.state)) == [0] and g.state.players[1].hand == (SHERLOCK,)
+    assert [c["agents"] for c in RULES.view(g.state, None)["cities"] if c["id"] == "paris"] == [[1, 0, 0]]
+    g = _assassination((SHERLOCK,), options)
+    assert RULES.legal_actions(g.state, 1) == [{"kind": "interrupt", "card": SHERLOCK}, {"kind": "decline"}]
 
 
 def _assassination(victim_hand: tuple[int, ...], options: dict[str, Any] | None = None) -> Game:
@@ -213,6 +237,31 @@ def test_4_an_agent_assassination_clears_the_cubes_of_the_city() -> None:
     s = g.state
     assert s.city("paris").cubes == (0, 0, 0) and s.players[0].limbo == 7          # ann's two to Limbo
     assert s.players[1].stock_cubes == 5 and s.players[2].stock_cubes == 5         # the others' to their stock
+
+
+def test_4_the_other_reading_an_agent_assassination_leaves_the_cubes() -> None:
+    """*Perform Assassination*, read with its last paragraph as the royalty case's alone (option
+    ``agent_assassination_clears_cubes = false``): the agent goes, the cubes stay; royalty still clears them."""
+    options = {"agent_assassination_clears_cubes": False}
+    g = _assassination((), options)
+    events = g.do("decline", seat=1)
+    assert lines(events) == [
+        ("InterruptAnswered", {"seat": 1, "used": False, "card": None, "effect": "assassinate"}),
+        ("InterruptClosed", {"seat": 1}),
+        ("AgentRemoved", {"seat": 1, "city": "paris", "to": "trophy", "by": 0}),
+        ("CardsPlayed", {"seat": 0, "cards": [HIRED_ASSASSIN], "to": "kept", "use": "assassinate"}),
+        ("KillScored", {"seat": 0, "victim": 1, "card": HIRED_ASSASSIN, "amount": 3, "type": "neutral"}),
+        ("ActionCompleted", {"seat": 0, "number": 1})]
+    assert g.state.city("paris").cubes == (2, 1, 1) and g.state.players[0].limbo == 5
+    assert [c["cubes"] for c in RULES.view(g.state, None)["cities"] if c["id"] == "paris"] == [[2, 1, 1]]
+    royal = started(die="blank", options=options)
+    slot(royal, "paris", SPINNER)
+    put(royal, "paris", 0, cubes=1, agents=5)
+    put(royal, "paris", 1, cubes=1)
+    give(royal, 0, HIRED_ASSASSIN)
+    events = royal.do("assassinate royalty in Paris with 39")
+    assert ("CubesCleared", {"city": "paris", "seat": 0}) in lines(events)
+    assert royal.state.city("paris").cubes == (0, 0, 0)
 
 
 def test_4_a_stopped_assassination_leaves_the_cubes() -> None:

@@ -210,10 +210,21 @@ def clear_cubes(ctx: Ctx, seat: int, city: str) -> None:
 def interrupt_cards(state: State, victim: int, kind: str) -> list[int]:
     """Cards in the victim's hand that can negate ``kind`` (Sherlock Holmes; Vampires against assassination)."""
     hand = state.players[victim].hand
-    cards = [c for c in hand if state.cat.cards[c].text == "sherlock"]
+    cards = [c for c in hand if state.cat.cards[c].text == "sherlock"] if sherlock_stops(state, kind) else []
     if kind == "assassinate" and not state.leopold:
         cards += [c for c in hand if state.cat.cards[c].text == "vampires"]
     return sorted(cards)
+
+
+def sherlock_stops(state: State, kind: str) -> bool:
+    """Whether Sherlock Holmes can negate an effect of this kind: every elimination, and a replacement (Irene Adler,
+    Vampires' action) where the table reads ruling 3 so."""
+    return kind != "replace" or state.sherlock_stops_replacement
+
+
+def can_be_stopped(state: State, kind: str) -> bool:
+    """Whether any card could negate an effect of this kind: if none can, nobody is asked."""
+    return sherlock_stops(state, kind) or kind == "assassinate" and not state.leopold
 
 
 __all__ = ["LOYALIST", "RESTORATIONIST", "Ctx", "Stop"]

@@ -7,6 +7,7 @@ from typing import Any
 from pbem.games.emerald import card_uses, moves
 from pbem.games.emerald.effects import (
     Ctx,
+    can_be_stopped,
     check_agents,
     check_end,
     clear_cubes,
@@ -69,7 +70,12 @@ def eliminate(ctx: Ctx, effect: dict[str, Any], cont: dict[str, Any]) -> None:
 
     Every targeted player is asked, whatever they hold: being asked must not tell anyone that they hold
     Sherlock Holmes or Vampires. One who holds neither can only let it happen (docs/emerald-rulings.md, 6).
+    Where no card can stop it (a replacement, at a table that reads ruling 3 so), nobody is asked.
     """
+    if not can_be_stopped(ctx.s, effect["type"]):
+        resolve(ctx, effect)
+        proceed(ctx, cont)
+        return
     if effect["type"] == "cthulhu":
         queue = _cthulhu_victims(ctx, effect)
         if queue:
@@ -141,7 +147,8 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         else:
             ctx.emit("AgentRemoved", {"seat": victim, "city": city, "to": "stock", "by": seat})
             ctx.emit("CardsPlayed", {"seat": seat, "cards": [card], "to": "removed", "use": "assassinate"})
-        clear_cubes(ctx, seat, city)
+        if ctx.s.assassination_clears_cubes:
+            clear_cubes(ctx, seat, city)
         check_agents(ctx, victim)
     elif kind == "shoggoth":
         victim, card = effect["victim"], effect["card"]

@@ -31,6 +31,14 @@ OPTIONS = (
         Choice("no", "The Royalty card stays in its Royalty slot", False),
         Choice("yes", "Cthulhu removes the Royalty card with the other cards", True)),
         before=False, ruling=f"{RULINGS}#2"),
+    Option("sherlock_stops_replacement", "Sherlock Holmes against Irene Adler (and the action of Vampires)", (
+        Choice("yes", "Sherlock Holmes can stop one of your agents being replaced", True),
+        Choice("no", "Sherlock Holmes cannot: a replaced agent is not eliminated", False)),
+        before=True, ruling=f"{RULINGS}#3"),
+    Option("agent_assassination_clears_cubes", "The cubes of a city where an agent is assassinated", (
+        Choice("yes", "Leave it, as after assassinating royalty: yours to Limbo, the others' to their stock", True),
+        Choice("no", "Stay: only assassinating royalty clears the city's cubes", False)),
+        before=True, ruling=f"{RULINGS}#4"),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}

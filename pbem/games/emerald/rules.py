@@ -26,6 +26,8 @@ def readings(options: Mapping[str, Any]) -> dict[str, Any]:
     return {"free_after_actions": bool(reading(options, "free_actions_after_last_action")),
             "scoring_action_kept": reading(options, "action_card_with_points") == "identity",
             "cthulhu_takes_royalty": bool(reading(options, "cthulhu_takes_royalty")),
+            "sherlock_stops_replacement": bool(reading(options, "sherlock_stops_replacement")),
+            "assassination_clears_cubes": bool(reading(options, "agent_assassination_clears_cubes")),
             "revision": revision(options)}
 
 

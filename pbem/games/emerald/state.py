@@ -104,6 +104,8 @@ class State:
     free_after_actions: bool = True     # free actions may follow the second action
     scoring_action_kept: bool = True    # an Action card with points goes beside the identity card (ruling 1)
     cthulhu_takes_royalty: bool = False  # Cthulhu removes the Royalty card in the slot too (ruling 2)
+    sherlock_stops_replacement: bool = True  # Sherlock Holmes stops Irene Adler and Vampires' action (ruling 3)
+    assassination_clears_cubes: bool = True  # an agent's assassination clears the city's cubes (ruling 4)
     revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
