@@ -272,6 +272,8 @@ def test_4_a_stopped_assassination_leaves_the_cubes() -> None:
 
 
 def test_5_cthulhu_shows_the_face_down_cards_it_removes() -> None:
+    """Cthulhu: "You then remove all cards from that city's Game Card space." (option ``cthulhu_shows_cards =
+    true``, the default, and every game recorded before the option)."""
     g = started()
     put(g, "paris", 0, agents=1)
     give(g, 0, CTHULHU)
@@ -284,6 +286,36 @@ def test_5_cthulhu_shows_the_face_down_cards_it_removes() -> None:
     assert [e.reveals for e in removed] == [False] + [True] * (len(stack) - 1)     # the top one was face up
     assert all(g.state.cat.cards[e.payload["card"]].name in RULES.describe(e, None) for e in removed)
     assert set(stack) <= {c["id"] for c in RULES.view(g.state, None)["removed"]}
+
+
+def test_5_the_other_reading_the_face_down_cards_leave_unseen_into_the_box() -> None:
+    """Setting up: "These cards should be placed face-down." (option ``cthulhu_shows_cards = false``): only the
+    face-up card is shown; the others leave the game unseen, kept with the boxed cards, which every reader sees when
+    the game ends; the public log says how many."""
+    g = started(options={"cthulhu_shows_cards": False})
+    put(g, "paris", 0, agents=1)
+    put(g, "rome", 0, agents=1)
+    give(g, 0, CTHULHU)
+    stack = g.state.city("paris").stack
+    boxed = g.state.boxed
+    events = g.do("play Cthulhu: Paris")
+    assert lines(events) == [
+        ("CardsPlayed", {"seat": 0, "cards": [CTHULHU], "to": "kept", "use": "text"}),
+        ("CardRemoved", {"card": stack[0], "from": "stack", "city": "paris", "why": "cthulhu"}),
+        ("CardsRemovedUnseen", {"city": "paris", "cards": list(stack[1:])}),
+        ("CardsRemovedUnseenCount", {"city": "paris", "count": len(stack) - 1, "why": "cthulhu"}),
+        ("AgentRemoved", {"seat": 0, "city": "paris", "to": "stock", "count": 1, "by": 0}),
+        ("ActionCompleted", {"seat": 0, "number": 1})]
+    assert [e.visibility.kind for e in events[1:4]] == ["public", "server", "public"]
+    assert [e.reveals for e in events[1:4]] == [False, False, False]
+    assert RULES.describe(events[3], None) == f"{len(stack) - 1} face-down cards of Paris leave the game unseen."
+    assert RULES.repeats(events[2], None) and not RULES.repeats(events[3], None)
+    for seat in (None, 0, 1, 2):
+        seen = RULES.view(g.state, seat)
+        assert [c["id"] for c in seen["removed"]] == [stack[0]] and "boxed" not in seen
+    assert g.state.city("paris").stack == () and g.state.boxed == boxed + stack[1:]
+    set_state(g, phase="over")
+    assert [c["id"] for c in RULES.view(g.state, None)["boxed"]][-len(stack) + 1:] == list(stack[1:])
 
 
 def test_6_every_targeted_player_is_asked_and_the_outcome_is_the_rulebooks() -> None:

@@ -28,7 +28,7 @@ def _noop(state: State, p: Mapping[str, Any]) -> State:
     return state
 
 
-for _name in ("CardsDrawnCount", "DiscardReshuffled", "IdentitiesDealt", "IdentityLooked", "CardRevealed",
+for _name in ("CardsDrawnCount", "CardsRemovedUnseenCount", "DiscardReshuffled", "IdentitiesDealt", "IdentityLooked", "CardRevealed",
               "SanityRolled", "InterruptAnswered"):
     HANDLERS["emerald." + _name] = _noop
 
@@ -186,6 +186,14 @@ def _removed(s: State, p: Mapping[str, Any]) -> State:
         field = {"hand": "hand", "deck": "deck", "discard": "discard", "kept": "kept"}[where]
         s = s.with_player(seat, **{field: without(getattr(pl, field), (card,))})
     return replace(s, removed=s.removed + (card,))
+
+
+@on("CardsRemovedUnseen")
+def _removed_unseen(s: State, p: Mapping[str, Any]) -> State:
+    """Face-down cards leave the game without being shown: they join the boxed cards, secret until the end."""
+    cards = tuple(p["cards"])
+    s = s.with_city(p["city"], stack=without(s.city(p["city"]).stack, cards))
+    return replace(s, boxed=s.boxed + cards)
 
 
 @on("VPScored")

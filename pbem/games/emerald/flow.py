@@ -170,9 +170,14 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         check_agents(ctx, victim)
     elif kind == "cthulhu":
         c = ctx.s.city(city)
-        for i, card in enumerate(c.stack):   # the face-down cards are shown as they leave
+        shown = c.stack if ctx.s.cthulhu_shows_cards else c.stack[:1]   # ruling 5: the face-down ones, or none
+        for i, card in enumerate(shown):
             ctx.emit("CardRemoved", {"card": card, "from": "stack", "city": city, "why": "cthulhu"},
                      reveals=i > 0)
+        unseen = list(c.stack[len(shown):])
+        if unseen:
+            ctx.emit("CardsRemovedUnseen", {"city": city, "cards": unseen}, server=True)
+            ctx.emit("CardsRemovedUnseenCount", {"city": city, "count": len(unseen), "why": "cthulhu"})
         if c.royalty and ctx.s.cthulhu_takes_royalty:
             ctx.emit("CardRemoved", {"card": c.royalty, "from": "royalty", "city": city, "why": "cthulhu"})
         hit = []

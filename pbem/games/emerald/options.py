@@ -39,6 +39,10 @@ OPTIONS = (
         Choice("yes", "Leave it, as after assassinating royalty: yours to Limbo, the others' to their stock", True),
         Choice("no", "Stay: only assassinating royalty clears the city's cubes", False)),
         before=True, ruling=f"{RULINGS}#4"),
+    Option("cthulhu_shows_cards", "The face-down cards Cthulhu removes", (
+        Choice("yes", "Are shown to everyone as they leave the game", True),
+        Choice("no", "Leave the game unseen, and are shown with the boxed cards when the game ends", False)),
+        before=True, ruling=f"{RULINGS}#5"),
 )
 
 BY_KEY = {o.key: o for o in OPTIONS}

@@ -28,6 +28,7 @@ def readings(options: Mapping[str, Any]) -> dict[str, Any]:
             "cthulhu_takes_royalty": bool(reading(options, "cthulhu_takes_royalty")),
             "sherlock_stops_replacement": bool(reading(options, "sherlock_stops_replacement")),
             "assassination_clears_cubes": bool(reading(options, "agent_assassination_clears_cubes")),
+            "cthulhu_shows_cards": bool(reading(options, "cthulhu_shows_cards")),
             "revision": revision(options)}
 
 

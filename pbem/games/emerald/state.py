@@ -106,6 +106,7 @@ class State:
     cthulhu_takes_royalty: bool = False  # Cthulhu removes the Royalty card in the slot too (ruling 2)
     sherlock_stops_replacement: bool = True  # Sherlock Holmes stops Irene Adler and Vampires' action (ruling 3)
     assassination_clears_cubes: bool = True  # an agent's assassination clears the city's cubes (ruling 4)
+    cthulhu_shows_cards: bool = True    # the face-down cards Cthulhu removes are shown (ruling 5)
     revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
