@@ -118,7 +118,8 @@ def outcome(kernel: Kernel, game_id: str) -> dict[str, Any] | None:
 
 
 def new_kernel(folder: Path) -> Kernel:
-    return Kernel(SQLiteEventStore(folder / "events.sqlite3"), {"emerald": RULES})
+    # a test's store: it need not survive a power cut, and each command's fsync would be most of the test's time
+    return Kernel(SQLiteEventStore(folder / "events.sqlite3", synchronous="OFF"), {"emerald": RULES})
 
 
 def make(game: Recorded, folder: Path) -> dict[str, Any]:

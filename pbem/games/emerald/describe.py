@@ -118,6 +118,9 @@ LINES: dict[str, Line] = {
     "InterruptClosed": lambda p, s: "The interrupt window closes.",
     "AgentsOwed": lambda p, s: f"{s} must place {_n(p['count'], 'agent')}.",
     "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
+    "PositionSet": lambda p, s: (f"The game starts from a position: turn {p['turn']}, {_p(p['active'])} to play."
+                                 if p["phase"] == "play" else
+                                 "The game starts from a position: agents are still to be placed for setup."),
     "GameEnded": lambda p, s: "The game is over: " + ", ".join(f"{_p(k)} ends a {str(v).capitalize()}"
                                                               for k, v in sorted(p["sides"].items())) + ".",
 }

@@ -94,6 +94,13 @@ EVENT_TYPES: tuple[EventType, ...] = (
     _t("InterruptClosed", "The interrupt window closes.", seat=_seat()),
     _t("AgentsOwed", "A revealed Loyalist must place agents up to three.", seat=_seat(), count=Int(required=True)),
     _t("TurnStarted", "A player's turn begins.", seat=_seat(), turn=Int(required=True)),
+    _t("PositionSet", "A game begun from a position: the board, the tracks, each player's pieces, points, discard pile "
+       "and cards beside the identity card, and whose decision it is.", phase=Str(required=True),
+       turn=Int(required=True), first=Int(required=True), active=Int(required=True), actions_done=Int(required=True),
+       setup_queue=fields.List(Int(), required=True), resto_track=Int(required=True), loyal_track=Int(required=True),
+       zombie_supply=Int(required=True), sanity_stock=Int(required=True), leopold=fields.Boolean(required=True),
+       removed=fields.List(Int(), required=True), step=Raw(), interrupt=Raw(), owed=Raw(required=True),
+       players=fields.List(Raw(), required=True), cities=fields.Dict(keys=Str(), values=Raw(), required=True)),
     _t("GameEnded", "The game ends; every identity is revealed.", reason=Str(required=True),
        sides=fields.Dict(keys=Str(), values=Str(), required=True)),
 )

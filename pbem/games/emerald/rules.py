@@ -14,6 +14,8 @@ from pbem.games.emerald.data import Catalog, catalog, load_data
 from pbem.games.emerald.effects import Ctx, draw, turn_top
 from pbem.games.emerald.events import EVENT_TYPES
 from pbem.games.emerald.options import OPTIONS, REVISION, reading, revision
+from pbem.games.emerald.position import position
+from pbem.games.emerald.position_check import setup_from
 from pbem.games.emerald.evolve import apply
 from pbem.games.emerald.scoring import final_scores
 from pbem.games.emerald.state import LOYALIST, RESTORATIONIST, City, Player, State
@@ -93,6 +95,14 @@ class EmeraldRules:
             draw(ctx, seat, cat.game["hand_size"])
         ctx.emit("FirstPlayerChosen", {"seat": rng.randint(0, n - 1)})
         return ctx.events
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the players' words (``docs/emerald-positions.md``)."""
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """The first events of a game begun from ``position``; ``InvalidAction`` names a refused field."""
+        return setup_from(self.initial_state(config), config, position)
 
     def evolve(self, state: State, event: Event) -> State:
         return apply(state, event.type, event.payload)
