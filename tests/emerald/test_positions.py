@@ -201,6 +201,11 @@ def test_a_refused_position_names_the_field_and_says_what_is_wrong(tmp_path: Pat
                                             "city": "Paris", "card": 39, "then": "assassinate again"}),
         "position: tracks: a marker at the end of its track ends the game":
             lambda p: p["tracks"].update(loyalist=10),
+        "position: players[0].identities_seen[0].seat: Vladimir Burtsev looks at another player's card":
+            lambda p: p["players"][0].update(identities_seen=[{"seat": 0, "identity": "loyalist"}]),
+        "position: in_the_box: card 201 is a starting card: it is never boxed":
+            lambda p: (p["players"][0][next(k for k in ("hand", "deck", "discard", "beside_identity")
+                                             if 201 in p["players"][0][k])].remove(201), p["in_the_box"].append(201)),
     }
     for words, change in changes.items():
         bad = tomllib.loads(tomli_w.dumps(good))

@@ -213,6 +213,8 @@ def _player(r: Reader, seat: int, value: Any) -> tuple[dict[str, Any], dict[str,
     for i, k in enumerate(r.listed(raw["assassinations"], f"{where}.assassinations")):
         at = f"{where}.assassinations[{i}]"
         k = r.table(k, at, {"card", "agent_of", "points", "kind"})
+        if k["agent_of"] == seat:
+            raise r.fail(f"{at}.agent_of", "a player never assassinates their own agent")
         kills.append({"card": r.cards([k["card"]], f"{at}.card")[0], "victim": r.seat(k["agent_of"], f"{at}.agent_of"),
                       "vp": r.number(k["points"], f"{at}.points", 0, 100),
                       "type": r.word(k["kind"], f"{at}.kind", _words(POINTS))})
@@ -222,6 +224,8 @@ def _player(r: Reader, seat: int, value: Any) -> tuple[dict[str, Any], dict[str,
     seen = []
     for i, e in enumerate(r.listed(raw["identities_seen"], f"{where}.identities_seen")):
         e = r.table(e, f"{where}.identities_seen[{i}]", {"seat", "identity"})
+        if e["seat"] == seat:
+            raise r.fail(f"{where}.identities_seen[{i}].seat", "Vladimir Burtsev looks at another player's card")
         seen.append((r.seat(e["seat"], f"{where}.identities_seen[{i}].seat"),
                      r.word(e["identity"], f"{where}.identities_seen[{i}].identity", {w: w for w in IDENTITIES})))
     shown = {
@@ -278,6 +282,9 @@ def _check_whole(r: Reader, public: dict[str, Any], hidden: list[dict[str, Any]]
     cat, g, n = r.cat, r.cat.game, r.n
     places: list[tuple[int, str]] = [(c, "out_of_the_game") for c in public["removed"]]
     places += [(c, "in_the_box") for c in public["boxed"]]
+    for card in public["boxed"]:
+        if cat.cards[card].kind == "start":
+            raise r.fail("in_the_box", f"card {card} is a starting card: it is never boxed")
     for name, cid in ((cat.city_names[cid], cid) for cid in cat.city_ids):
         city = public["cities"][cid]
         places += [(c, f"cities.{name}") for c in city["stack"] + ([city["royalty"]] if city["royalty"] else [])]
