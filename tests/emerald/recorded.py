@@ -1,7 +1,7 @@
 """Games of A Study in Emerald recorded under earlier rules, and what each must still give.
 
-``python -m tests.emerald.recorded`` made the records in ``tests/emerald/records/`` (run it only to add a record:
-the records are kept as they are, so that every later version of the code must replay them). Each is a seeded game
+``python -m tests.emerald.recorded`` made the records in ``tests/emerald/records/`` and makes only those not made
+yet (to add a record: the records are kept as they are, so that every later version of the code must replay them). Each is a seeded game
 played on the kernel by a seeded random choice of legal moves; one is stopped half-way. Beside the records,
 ``expected.json`` keeps, for each, a digest of every seat's and the spectator's view after every event (of the whole
 game, the part played on after a stopped record included) and the outcome.
@@ -143,8 +143,11 @@ def make(game: Recorded, folder: Path) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    expected = {}
+    # only games not recorded yet: a record, once kept, is what every later version must replay
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8")) if EXPECTED.exists() else {}
     for game in GAMES:
+        if game.name in expected and game.path.exists():
+            continue
         with tempfile.TemporaryDirectory() as tmp:
             expected[game.name] = make(game, Path(tmp))
         print(game.name, {k: v for k, v in expected[game.name].items() if k != "digests"})
