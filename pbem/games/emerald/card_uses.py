@@ -23,18 +23,27 @@ def has_vp(state: State, card: int) -> bool:
     return any(c.sym(k) for k in ("vp_neutral", "vp_resto", "vp_loyal"))
 
 
-def destination(state: State, card: int) -> str:
-    """Where a card goes after its text is used.
+PLACED_BY_TEXT = ("mi_go", "yog_sothoth", "black_hand", "change_of_heart", "hide_royalty")
 
-    "If the card gained you victory points in any manner, either when you claimed it or because you
-    have just played it, then you place it near your Secret Identity card" (Card action); cards the
-    text places there (Mi-Go, Yog-Sothoth, Change of Heart, Hide Royalty, The Black Hand) go there too.
-    Other one-use cards leave play; the rest go to the discard pile.
+
+def destination(state: State, card: int) -> str:
+    """Where a card goes after its text is used (docs/emerald-rulings.md, 1).
+
+    Cards whose text places them beside the Secret Identity card (Mi-Go, Yog-Sothoth, Change of Heart, Hide
+    Royalty, The Black Hand) go there. A one-use card with victory points goes there too, and so, where the table
+    reads "Card action" that way, does an Action card with points; other one-use cards leave play, and the rest go
+    to the discard pile.
     """
     c = state.cat.cards[card]
-    if has_vp(state, card) or c.text in ("mi_go", "yog_sothoth", "black_hand", "change_of_heart", "hide_royalty"):
+    if c.text in PLACED_BY_TEXT or keeps_points(state, card, c.one_use):
         return "kept"
     return "removed" if c.one_use else "discard"
+
+
+def keeps_points(state: State, card: int, one_use: bool) -> bool:
+    """Whether a card with victory points, just used for a text that is (or is not) one-use, goes beside the Secret
+    Identity card: always when one-use; an Action card (or an interrupt) only where the table reads ruling 1 so."""
+    return has_vp(state, card) and (one_use or state.scoring_action_kept)
 
 
 def _agents_of_others(state: State, seat: int, cities: list[str] | None = None) -> list[tuple[int, str]]:
