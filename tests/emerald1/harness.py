@@ -32,8 +32,13 @@ class Game:
     events: list[Event] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None) -> Game:
-        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)), data=RULES.load_data(override))
+    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None,
+            options: Mapping[str, Any] | None = None, recorded: Mapping[str, Any] | None = None) -> Game:
+        """A new game as the kernel makes one: ``options`` chosen, the others' defaults, the current revision; or,
+        with ``recorded``, a game whose record holds exactly those options (``{}``: one recorded before any)."""
+        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)),
+                            options=dict(recorded) if recorded is not None else RULES.options(options or {}),
+                            data=RULES.load_data(override))
         rng = Rng(seed)
         game = cls(config, RULES.initial_state(config), rng)
         game.fold(RULES.setup(config, rng))

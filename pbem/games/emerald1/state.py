@@ -17,6 +17,7 @@ import pickle
 from typing import Any
 
 from pbem.games.emerald1.data import Catalog
+from pbem.games.emerald1.options import Readings
 
 LOYALIST = "loyalist"
 RESTORATIONIST = "restorationist"
@@ -77,11 +78,12 @@ class Player:
 
 
 class State:
-    def __init__(self, cat: Catalog, names: tuple[str, ...]) -> None:
+    def __init__(self, cat: Catalog, names: tuple[str, ...], readings: Readings = Readings()) -> None:
         g = cat.game
         n = len(names)
         self.cat = cat
         self.names = names
+        self.readings = readings           # the game's options and rules revision, as the rules read them
         self.players = [Player(g["cubes_available"], g["cubes"] - g["cubes_available"]) for _ in range(n)]
         self.phase = "setup"
         self.setup_queue: list[int] = []

@@ -1,0 +1,40 @@
+"""The options of A Study in Emerald (1st edition), in words (``pbem.games.options``), and the readings the rules
+play by.
+
+Each option is a ruling with two defensible readings (``docs/emerald1-rulings.md`` quotes both); the first choice
+is a new game's default. ``revision`` is not offered: a new game records the rules' current revision, and a game
+recorded before revisions existed reads as revision 1, so that it replays and plays on under the rules it began
+with. Revision 2 replaces the cards Cthulhu takes from a hand, lets a player Cthulhu drives mad still destroy a
+city, keeps a Necronomicon removed face down on the Victory Point track until the game ends, and lets only a card
+that may assassinate kill a zombie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.games.options import Option, complete
+
+REVISION = 2  # the revision new games are played under
+
+OPTIONS: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What the rules read of a game's recorded options; the defaults are those of a game recorded before any."""
+
+    revision: int = 1
+
+
+def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a new game records: the chosen ones checked, every default, and the current revision."""
+    return complete(OPTIONS, chosen, fixed={"revision": REVISION})
+
+
+def readings(options: Mapping[str, Any]) -> Readings:
+    """The readings a game's recorded options give (an option a game lacks is read as its ``before``)."""
+    revision = options.get("revision", 1)
+    return Readings(revision=revision if isinstance(revision, int) and not isinstance(revision, bool) else 1)
