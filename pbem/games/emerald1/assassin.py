@@ -97,7 +97,8 @@ def attack_options(s: State, seat: int, card: int) -> list[Action]:
                 for bombs in bomb_sets(s, seat, city, card, s.cat.city[city]["defence"]):
                     out.extend({"kind": "card", "card": card, "city": city, "target": t, "bombs": bombs}
                                for t in targets)
-        if how != "hide":
+        # a card that may assassinate (revision 2; before it, any agent's card) kills a zombie
+        if how != "hide" and (royal or agent or s.readings.revision < 2):
             for owner, count in enumerate(s.zombies[city]):
                 if count and owner != seat:
                     out.append({"kind": "card", "card": card, "city": city, "zombie": owner})
@@ -110,7 +111,10 @@ def start_attack(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     card = a["card"]
     if "zombie" in a:
-        play(ctx, seat, [card], "kill a zombie")
+        if s.readings.zombie_kill_card == "kept":  # shown, and back in the hand
+            ctx.emit("CardShown", {"seat": seat, "card": card, "use": "kill a zombie"})
+        else:
+            play(ctx, seat, [card], "kill a zombie")
         ctx.emit("ZombiesRemoved", {"seat": a["zombie"], "city": a["city"], "count": 1, "by": seat})
         return finish(ctx, seat)
     _, _, _, how = abilities(s, seat, card)

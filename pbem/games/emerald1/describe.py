@@ -95,6 +95,8 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
     "CardsPlayed": lambda p, s: f"{s} plays {_cards(p['cards'])}" + (f" for {p['use']}" if p.get("use") else "")
                            + {"removed": " (out of the game)", "mi_go": " (onto Mi-go)"}.get(p["to"], "") + ".",
+    "CardShown": lambda p, s: f"{s} shows {_card(p['card'])}" + (f" to {p['use']}" if p.get("use") else "")
+                          + " and keeps it.",
     "CardsDiscarded": lambda p, s: f"{s} discards {_cards(p['cards'])}.",
     "CardsDiscardedCount": lambda p, s: f"{s} discards {_n(p.get('count', 0), 'card')}, showing {_card(p['shown'])}.",
     "CardRemovedFace": lambda p, s: f"{s} removes {_card(p['card'])} from the game face down.",

@@ -196,7 +196,7 @@ def end(ctx: Ctx, reason: str) -> None:
 QUIET = frozenset("emerald1." + name for name in (
     "TurnStarted", "ActionDone", "StepSet", "WindowSet", "MrsHudsonUsed", "CardsDrawn", "CardsDrawnCount",
     "DeckShuffled", "DiscardReshuffled", "CardsDiscarded", "CardsDiscardedCount", "CubesMoved", "CubesCleared",
-    "BlockingPlaced", "BlockingRemoved", "PEDisplayed"))
+    "BlockingPlaced", "BlockingRemoved", "PEDisplayed", "CardShown"))
 """Events that change nothing ``check`` reads (who is known or revealed and on which side, who owns which city,
 the royal persons, the agents, the zombies, the tracks, kills and sacrifices, and which cards each player has among
 hand, deck and discard pile: these events, as ``decide`` makes them, only move cards between those three)."""

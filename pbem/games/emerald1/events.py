@@ -61,6 +61,8 @@ EVENT_TYPES: tuple[EventType, ...] = (
     _t("TurnStarted", "A player's turn begins.", seat=seat(), turn=I(required=True)),
     _t("CardsPlayed", "Cards leave a hand face up: to the discard pile, out of the game, or onto a card.",
        seat=seat(), cards=ints(), use=S(), to=S(required=True)),
+    _t("CardShown", "A player shows a card from their hand and keeps it (killing a zombie).", seat=seat(),
+       card=I(required=True), use=S()),
     _t("CardsDiscarded", "To the discarding player: the cards discarded (the shown one last).", seat=seat(),
        cards=ints()),
     _t("CardsDiscardedCount", "A player discards cards: how many, and the one left showing.", seat=seat(),

@@ -15,11 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from pbem.games.options import Option, complete
+from pbem.games.options import Choice, Option, complete
 
 REVISION = 2  # the revision new games are played under
 
-OPTIONS: tuple[Option, ...] = ()
+ZOMBIE_KILL_CARD = Option("zombie_kill_card", "The card played to kill a zombie", (
+    Choice("kept", "Kept: it goes back to your hand (\"you retain the card played\")", "kept"),
+    Choice("discarded", "Discarded: it goes to your discard pile (\"the only cost is the use of an action and a "
+                        "card\")", "discarded")),
+    before="discarded", ruling="docs/emerald1-rulings.md#43-the-card-that-kills-a-zombie")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD,)
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,7 @@ class Readings:
     """What the rules read of a game's recorded options; the defaults are those of a game recorded before any."""
 
     revision: int = 1
+    zombie_kill_card: str = "discarded"
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
@@ -37,4 +44,5 @@ def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
 def readings(options: Mapping[str, Any]) -> Readings:
     """The readings a game's recorded options give (an option a game lacks is read as its ``before``)."""
     revision = options.get("revision", 1)
-    return Readings(revision=revision if isinstance(revision, int) and not isinstance(revision, bool) else 1)
+    return Readings(revision=revision if isinstance(revision, int) and not isinstance(revision, bool) else 1,
+                    zombie_kill_card=ZOMBIE_KILL_CARD.read(options))
