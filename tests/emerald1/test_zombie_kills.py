@@ -1,4 +1,4 @@
-"""Killing a zombie: which cards may, and what becomes of the card (docs/emerald1-rulings.md, 42 and 43).
+"""Killing a zombie: which cards may, and what becomes of the card (docs/emerald1-rulings.md, 42 and 47).
 
 Rulebook (Zombies): "Any player can kill a zombie by playing an agent Game card with the Assassinate Royalty or
 Assassinate Agent action on it, or a Hired Assassin card, or a card for an agent who is a vampire (given that they

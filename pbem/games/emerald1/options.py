@@ -23,7 +23,7 @@ ZOMBIE_KILL_CARD = Option("zombie_kill_card", "The card played to kill a zombie"
     Choice("kept", "Kept: it goes back to your hand (\"you retain the card played\")", "kept"),
     Choice("discarded", "Discarded: it goes to your discard pile (\"the only cost is the use of an action and a "
                         "card\")", "discarded")),
-    before="discarded", ruling="docs/emerald1-rulings.md#43-the-card-that-kills-a-zombie")
+    before="discarded", ruling="docs/emerald1-rulings.md#47-the-card-that-kills-a-zombie")
 
 OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD,)
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, play, reveal, stack_emptied
+from pbem.games.emerald1.effects import (
+    Ctx, draw, draw_sanity, end, hand_card_lost, play, reveal, stack_emptied, where_is,
+)
 from pbem.games.emerald1.flow import complete_action, set_step, start_relocation
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
@@ -83,14 +85,13 @@ def destroy(ctx: Ctx, seat: int, city: str) -> None:
         if not s.agents[key].get("main"):
             owner = s.agents[key]["owner"]
             ctx.emit("AgentLost", {"agent": key, "why": "Cthulhu", "to": "gone"})
-            ctx.emit("CardGone", {"card": int(key), "from_seat": owner, "why": "Cthulhu"})
+            card_gone(ctx, int(key), owner)
     for key in [k for k, a in s.agents.items() if a["where"] == "card" and a["city"] == city]:
         ctx.emit("AgentLost", {"agent": key, "why": "Cthulhu", "to": "gone"})
     prev = s.owner.get(city)
     if prev is not None:
         ctx.emit("CityLost", {"seat": prev, "city": city})
-    card = s.cat.city_card[city]
-    ctx.emit("CardGone", {"card": card, "from_seat": prev, "why": "Cthulhu"})
+    card_gone(ctx, s.cat.city_card[city], prev)
     for c in list(s.stacks[city]):
         ctx.emit("CardGone", {"card": c, "why": "Cthulhu", "city": city})
     stack_emptied(ctx, city)
@@ -101,6 +102,16 @@ def destroy(ctx: Ctx, seat: int, city: str) -> None:
               if s.agents.get(f"m{o}", {}).get("where") == "board" and s.agents[f"m{o}"]["city"] == city]
     set_step(ctx, None)
     start_relocation(ctx, seat, city, movers)
+
+
+def card_gone(ctx: Ctx, card: int, owner: int | None) -> None:
+    """A card Cthulhu takes from its owner's cards; from revision 2 one taken from the hand is replaced at once,
+    and a deck searched for one is shuffled, as for a City card ("If at any time during the game you are forced
+    to lose a card from your hand, draw a replacement card immediately")."""
+    where = where_is(ctx.s, owner, card) if owner is not None else ""
+    ctx.emit("CardGone", {"card": card, "from_seat": owner, "why": "Cthulhu"})
+    if owner is not None and ctx.s.readings.revision >= 2:
+        hand_card_lost(ctx, owner, where)
 
 
 # --- actions given by Permanent Effects --------------------------------------------------
