@@ -77,3 +77,49 @@ def test_a_game_recorded_before_revision_two_leaves_the_hands_short() -> None:
     events = game.act(0, {"kind": "destroy", "city": "rome"})
     assert not payloads(events, "CardsDrawn") and not payloads(events, "DeckShuffled")
     assert [len(p.hand) for p in game.state.players] == [5, 3, 4]
+
+
+def restorationist_with_two_mad_counters(**options: Any) -> tuple[Game, int]:
+    """Seat 0, a Restorationist with two Mad counters, has a cube on Cthulhu; the next Sanity counter is Mad. Seat
+    1's Main Agent is in Rome, seat 2's in Cairo."""
+    game = started(cities=["cairo", "rome", "cairo"], **options)
+    s = arrange(game)
+    side(s, 0, R)
+    s.players[0].mad = 2
+    sanity(s, "mad", "sane", "sane")
+    cthulhu = display(s, "cthulhu")
+    cubes(s, f"card:{cthulhu}", 0, 1)
+    return game, cthulhu
+
+
+def test_a_restorationist_cthulhu_drives_mad_still_destroys_a_city_and_then_the_game_ends() -> None:
+    game, cthulhu = restorationist_with_two_mad_counters()
+    events = game.act(0, {"kind": "claim", "target": f"card:{cthulhu}"})
+    assert [(e.type.split(".")[1], e.payload) for e in events] == [
+        ("CardClaimed", {"seat": 0, "card": cthulhu}),
+        ("CubesCleared", {"place": f"card:{cthulhu}", "claimer": 0}),
+        ("SanityDrawn", {"seat": 0, "result": "mad", "why": "Cthulhu"}),
+        ("IdentityRevealed", {"seat": 0, "identity": R, "side": R, "why": "sanity"}),
+        ("AgentLost", {"agent": "m0", "why": "sanity", "to": "gone"}),   # the claimer dies ...
+        ("StepSet", {"step": {"step": "cthulhu", "then_end": "restorationist_mad"}}),  # ... and plays the card
+    ]
+    assert game.state.phase == "play" and RULES.prompts(game.state)[0].text == "Cthulhu: choose the city to destroy."
+    assert RULES.view(game.state, None)["players"][0]["main_agent_dead"] is True
+    events = game.act(0, {"kind": "destroy", "city": "rome"})
+    assert kinds(events)[0] == "CityDestroyed" and "GameEnded" not in kinds(events)
+    assert [p["seat"] for p in payloads(events, "SanityDrawn")] == [1, 2]
+    window = payloads(events, "WindowSet")[-1]["window"]
+    assert window["effect"]["then_end"] == "restorationist_mad" and window["asking"] == [1]
+    events = game.act(1, {"kind": "relocate", "agent": "m1", "to": "madrid"})
+    assert kinds(events) == ["WindowSet", "AgentMoved", "GameEnded"]
+    st = game.state
+    assert st.phase == "over" and st.end_reason == "restorationist_mad" and "rome" in st.destroyed
+    assert st.agents["m1"]["city"] == "madrid"
+    assert RULES.view(st, None)["end_reason"] == "restorationist_mad"
+
+
+def test_a_game_recorded_before_revision_two_ends_before_any_city_is_destroyed() -> None:
+    game, cthulhu = restorationist_with_two_mad_counters(recorded={})
+    events = game.act(0, {"kind": "claim", "target": f"card:{cthulhu}"})
+    assert kinds(events)[-2:] == ["AgentLost", "GameEnded"] and not game.state.destroyed
+    assert game.state.end_reason == "restorationist_mad"

@@ -13,12 +13,14 @@ from pbem.games.emerald1.state import RESTORATIONIST, State
 Action = dict[str, Any]
 
 
-def on_claim(ctx: Ctx, seat: int, effect: str) -> None:
+def on_claim(ctx: Ctx, seat: int, effect: str, then_end: str = "") -> None:
+    """What a Permanent Effect does when claimed; ``then_end``: the claimer died of it (Cthulhu's Sanity counter),
+    and the game ends, for that reason, once it is played."""
     s = ctx.s
     if effect == "change_of_heart":
         ctx.emit("SideChanged", {"seat": seat})
     elif effect == "cthulhu":
-        set_step(ctx, {"step": "cthulhu"})
+        set_step(ctx, {"step": "cthulhu", "then_end": then_end} if then_end else {"step": "cthulhu"})
     elif effect == "leopold":
         leopold(ctx, seat)
     del s
@@ -100,8 +102,9 @@ def destroy(ctx: Ctx, seat: int, city: str) -> None:
             draw_sanity(ctx, o, "Cthulhu")
     movers = [(o, f"m{o}") for o in s.seat_order_from(seat)
               if s.agents.get(f"m{o}", {}).get("where") == "board" and s.agents[f"m{o}"]["city"] == city]
+    then_end = s.step.get("then_end", "")
     set_step(ctx, None)
-    start_relocation(ctx, seat, city, movers)
+    start_relocation(ctx, seat, city, movers, then_end)
 
 
 def card_gone(ctx: Ctx, card: int, owner: int | None) -> None:
