@@ -272,6 +272,8 @@ def _removed_face(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
     pl.hand = _without(pl.hand, p["card"])
     s.removed_secret.append(p["card"])
+    if s.readings.revision >= 2 and s.cat.cards[p["card"]].name == "Necronomicon":
+        pl.hidden_necronomicons += 1  # its points stay on the track until the game ends
 
 
 @on("CardsDrawnBack")

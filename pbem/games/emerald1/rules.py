@@ -23,7 +23,7 @@ from pbem.games.emerald1.view import build_view
 class Emerald1Rules:
     name = "emerald1"
     title = "A Study in Emerald (1st edition)"
-    version = "1"
+    version = "2"  # 2: the state holds the game's readings (options and revision); snapshots of 1 are passed over
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES

@@ -46,6 +46,7 @@ class Player:
         self.kills: list[list[Any]] = []   # [agent key, owner seat] of agents killed
         self.yog: list[str] = []           # agents sacrificed to Yog-Sothoth
         self.yog_vp = 0
+        self.hidden_necronomicons = 0      # removed face down: on the VP track until the end (revision 2)
         self.seen: dict[int, str] = {}     # Vladimir Burtsev: seat -> side
         self.main_dead = False
 
