@@ -66,6 +66,15 @@ HIDDEN = {"CardsDrawn": "draws cards", "IdentityDealt": "is dealt a Secret Ident
           "IdentitySeen": "sees a side", "DoubleAgentsTaken": "takes Double-agent counters",
           "DoubleAgentsReturned": "shuffles counters back", "DoubleAgentStolen": "takes a counter",
           "CardsDiscarded": "discards cards", "CardRemovedFace": "removes a card face down"}
+# What a reader who may not see a server-only event reads of it: what was shuffled or dealt, and whose, not how.
+SECRET: dict[str, Callable[[str], str]] = {
+    "StacksDealt": lambda s: "The Game cards are dealt face down, a stack to each city.",
+    "CardsBoxed": lambda s: "The other Game cards are put aside unseen.",
+    "PEDeckShuffled": lambda s: "The Permanent Effect cards are shuffled face down.",
+    "DoubleAgentsShuffled": lambda s: "The Double-agent counters are shuffled face down.",
+    "SanityShuffled": lambda s: "The Sanity counters are shuffled face down.",
+    "DeckShuffled": lambda s: f"{s}'s deck is shuffled face down.",
+}
 
 
 LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
@@ -86,7 +95,8 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "DoubleAgentRevealed": lambda p, s: f"{s} reveals a Double-agent counter: {_agent(p['agent'])}.",
     "SanityShuffled": lambda p, s: "The Sanity counters are shuffled face down.",
     "DeckShuffled": lambda p, s: f"{s}'s deck is shuffled.",
-    "DiscardReshuffled": lambda p, s: f"{s} shuffles {_n(p.get('count', 0), 'discarded card')} into a new deck.",
+    "DiscardReshuffled": lambda p, s: f"{s} shuffles their discard pile ({_n(p.get('count', 0), 'card')}) into a "
+                                 "new deck.",
     "CardsDrawn": lambda p, s: f"{s} draws {_cards(p['cards'])}.",
     "CardsDrawnCount": lambda p, s: f"{s} draws {_n(p.get('count', 0), 'card')}.",
     "CardsDrawnBack": lambda p, s: f"{s} takes {_card(p['card'])} back into their hand from Mi-go.",
@@ -170,6 +180,8 @@ def describe(event: Event, seat: int | None) -> str:
     if not event.visibility.allows(seat):
         if name in HIDDEN and "seat" in p:
             return f"{s} {HIDDEN[name]}."
+        if name in SECRET:
+            return SECRET[name](s)
         return "Something is shuffled or dealt face down."
     fn = LINES.get(name)
     return fn(p, s) if fn else name
