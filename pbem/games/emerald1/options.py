@@ -25,15 +25,22 @@ ZOMBIE_KILL_CARD = Option("zombie_kill_card", "The card played to kill a zombie"
                         "card\")", "discarded")),
     before="discarded", ruling="docs/emerald1-rulings.md#47-the-card-that-kills-a-zombie")
 
-OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD,)
+CLAIM_FULL_TIE = Option("claim_full_tie", "A claim tied on influence and on agents", (
+    Choice("either", "Either tied player may claim (\"if no other player has more points of influence\")", "either"),
+    Choice("nobody", "Nobody may claim (\"he would not have more points of influence\")", "nobody")),
+    before="either", ruling="docs/emerald1-rulings.md#48-a-claim-tied-on-influence-and-on-agents")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE)
 
 
 @dataclass(frozen=True)
 class Readings:
-    """What the rules read of a game's recorded options; the defaults are those of a game recorded before any."""
+    """What the rules read of a game's recorded options (each field an option's key); the defaults are those of a
+    game recorded before any option."""
 
     revision: int = 1
     zombie_kill_card: str = "discarded"
+    claim_full_tie: str = "either"
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,4 +52,4 @@ def readings(options: Mapping[str, Any]) -> Readings:
     """The readings a game's recorded options give (an option a game lacks is read as its ``before``)."""
     revision = options.get("revision", 1)
     return Readings(revision=revision if isinstance(revision, int) and not isinstance(revision, bool) else 1,
-                    zombie_kill_card=ZOMBIE_KILL_CARD.read(options))
+                    **{option.key: option.read(options) for option in OPTIONS})
