@@ -30,7 +30,14 @@ CLAIM_FULL_TIE = Option("claim_full_tie", "A claim tied on influence and on agen
     Choice("nobody", "Nobody may claim (\"he would not have more points of influence\")", "nobody")),
     before="either", ruling="docs/emerald1-rulings.md#48-a-claim-tied-on-influence-and-on-agents")
 
-OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE)
+ZOMBIES_END = Option("zombies_end", "The Zombies card with all eight zombies on the board", (
+    Choice("first_action", "Ends the game only when played as the first action (\"as their first action\")",
+           "first_action"),
+    Choice("any_action", "Ends the game whenever it is played (\"If you play the Zombie card and all eight Zombie "
+                         "pieces are on the board\")", "any_action")),
+    before="first_action", ruling="docs/emerald1-rulings.md#49-when-the-zombies-card-ends-the-game")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END)
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,7 @@ class Readings:
     revision: int = 1
     zombie_kill_card: str = "discarded"
     claim_full_tie: str = "either"
+    zombies_end: str = "first_action"
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
