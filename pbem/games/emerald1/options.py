@@ -37,7 +37,14 @@ ZOMBIES_END = Option("zombies_end", "The Zombies card with all eight zombies on 
                          "pieces are on the board\")", "any_action")),
     before="first_action", ruling="docs/emerald1-rulings.md#49-when-the-zombies-card-ends-the-game")
 
-OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END)
+DEVILS_ISLAND = Option("devils_island", "Devil's Island sends a player's cubes to Limbo", (
+    Choice("city_box", "From the City box only (the rules tell \"the city\" from \"its associated Game card\")",
+           "city_box"),
+    Choice("city_and_card", "From the City box and the city's face-up Game card (\"from that city\")",
+           "city_and_card")),
+    before="city_box", ruling="docs/emerald1-rulings.md#50-devils-islands-reach")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END, DEVILS_ISLAND)
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,7 @@ class Readings:
     zombie_kill_card: str = "discarded"
     claim_full_tie: str = "either"
     zombies_end: str = "first_action"
+    devils_island: str = "city_box"
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:

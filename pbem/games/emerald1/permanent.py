@@ -126,8 +126,9 @@ def options(s: State, seat: int) -> list[Action]:
         for card in sorted(pl.hand):
             city = s.cat.card_city.get(card)
             if city:
+                places = devils_island_places(s, city)
                 out += [{"kind": "devils_island", "card": card, "player": o} for o in range(s.n)
-                        if s.cube_list(f"city:{city}")[o]]
+                        if any(s.cube_list(place)[o] for place in places)]
     if s.has_pe(seat, "mi_go"):
         if len(s.migo) < 2:
             out += [{"kind": "mi_go", "card": c} for c in sorted(pl.hand)
@@ -146,14 +147,25 @@ def options(s: State, seat: int) -> list[Action]:
     return out
 
 
+def devils_island_places(s: State, city: str) -> list[str]:
+    """Where Devil's Island takes a player's cubes from: the City box, and, if the table reads "that city" so,
+    its face-up Game card."""
+    top = s.top(city)
+    if s.readings.devils_island == "city_and_card" and top is not None:
+        return [f"city:{city}", f"card:{top}"]
+    return [f"city:{city}"]
+
+
 def perform(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     kind = a["kind"]
     if kind == "devils_island":
         city = s.cat.card_city[a["card"]]
         play(ctx, seat, [a["card"]], "Devil's Island")
-        n = s.cube_list(f"city:{city}")[a["player"]]
-        ctx.emit("CubesMoved", {"seat": a["player"], "from": f"city:{city}", "to": "limbo", "count": n})
+        for place in devils_island_places(s, city):
+            n = s.cube_list(place)[a["player"]]
+            if n:
+                ctx.emit("CubesMoved", {"seat": a["player"], "from": place, "to": "limbo", "count": n})
         return complete_action(ctx, seat, True)
     if kind == "mi_go":
         ctx.emit("CardsPlayed", {"seat": seat, "cards": [a["card"]], "use": "Mi-go", "to": "mi_go"})
