@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, give_card, play, reveal
+from pbem.games.emerald1.effects import (
+    Ctx, draw, draw_sanity, end, give_card, hand_card_lost, play, reveal, where_is,
+)
 from pbem.games.emerald1.flow import complete_action, relocate
 from pbem.games.emerald1.moves import subsets
 from pbem.games.emerald1.permanent import cthulhu_next
@@ -256,6 +258,11 @@ def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
         ctx.emit("MainAgentSurvives", {"seat": owner, "by": seat})
         return
     ctx.emit("AgentKilled", {"seat": seat, "agent": key, "owner": owner, "city": a["city"], "how": how})
+    if ctx.s.readings.killed_agent_card == "removed":  # found among its player's cards and put to one side
+        where = where_is(ctx.s, owner, int(key))
+        if where:
+            ctx.emit("CardGone", {"card": int(key), "from_seat": owner, "why": "killed"})
+            hand_card_lost(ctx, owner, where)
 
 
 def finish(ctx: Ctx, seat: int) -> None:

@@ -44,7 +44,13 @@ DEVILS_ISLAND = Option("devils_island", "Devil's Island sends a player's cubes t
            "city_and_card")),
     before="city_box", ruling="docs/emerald1-rulings.md#50-devils-islands-reach")
 
-OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END, DEVILS_ISLAND)
+KILLED_AGENT_CARD = Option("killed_agent_card", "The card of an agent killed (assassinated, destroyed, by zombies)", (
+    Choice("kept", "Stays with its player, for its symbols only (the rules say nothing of it)", "kept"),
+    Choice("removed", "Leaves the game, as with Cthulhu or a Mad counter (replaced if it was in the hand)",
+           "removed")),
+    before="kept", ruling="docs/emerald1-rulings.md#51-the-card-of-a-killed-agent")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END, DEVILS_ISLAND, KILLED_AGENT_CARD)
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class Readings:
     claim_full_tie: str = "either"
     zombies_end: str = "first_action"
     devils_island: str = "city_box"
+    killed_agent_card: str = "kept"
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
