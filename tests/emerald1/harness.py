@@ -85,8 +85,9 @@ class Game:
 Check = Callable[[Game, int, list[dict[str, Any]]], None]
 
 
-def random_playout(players: int, seed: int, max_steps: int = 6000, check: Check | None = None) -> Game:
-    game = Game.new(players, seed=f"playout-{players}-{seed}")
+def random_playout(players: int, seed: int, max_steps: int = 6000, check: Check | None = None,
+                   options: Mapping[str, Any] | None = None) -> Game:
+    game = Game.new(players, seed=f"playout-{players}-{seed}", options=options)
     pick = random.Random(seed)
     for _ in range(max_steps):
         if game.state.phase == "over":

@@ -15,6 +15,8 @@ def complete_action(ctx: Ctx, seat: int, free: bool = False) -> None:
     ctx.emit("ActionDone", {"seat": seat, "free": free})
     check(ctx)
     if ctx.s.actions_done >= ctx.s.cat.game["actions"]:
+        if ctx.s.readings.free_actions_after_last_action:
+            return set_step(ctx, {"step": "free"})  # ``engine.settle`` ends the turn when no free action is left
         end_turn(ctx)
 
 

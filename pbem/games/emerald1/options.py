@@ -50,7 +50,15 @@ KILLED_AGENT_CARD = Option("killed_agent_card", "The card of an agent killed (as
            "removed")),
     before="kept", ruling="docs/emerald1-rulings.md#51-the-card-of-a-killed-agent")
 
-OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END, DEVILS_ISLAND, KILLED_AGENT_CARD)
+FREE_AFTER = Option("free_actions_after_last_action", "Free card actions after a turn's second action", (
+    Choice("no", "Not allowed: a turn ends with its second action (\"After performing two actions you draw your "
+                 "hand back up\")", False),
+    Choice("yes", "Allowed: after your second action you may still take free actions (they \"do not count "
+                  "towards your two action limit\")", True)),
+    before=False, ruling="docs/emerald1-rulings.md#52-free-actions-after-the-second-action")
+
+OPTIONS: tuple[Option, ...] = (ZOMBIE_KILL_CARD, CLAIM_FULL_TIE, ZOMBIES_END, DEVILS_ISLAND, KILLED_AGENT_CARD,
+                               FREE_AFTER)
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class Readings:
     zombies_end: str = "first_action"
     devils_island: str = "city_box"
     killed_agent_card: str = "kept"
+    free_actions_after_last_action: bool = False
 
 
 def recorded(chosen: Mapping[str, Any]) -> dict[str, Any]:
