@@ -101,6 +101,15 @@ def sanity(s: State, *results: str) -> None:
     s.sanity_pool = list(results) + s.sanity_pool[len(results):]
 
 
+def sanity_next(s: State, *results: str) -> None:
+    """The next Sanity counters drawn, in order, by reordering the pool (so that every counter stays counted)."""
+    pool = list(s.sanity_pool)
+    for i, result in enumerate(results):
+        j = pool.index(result, i)
+        pool[i], pool[j] = pool[j], pool[i]
+    s.sanity_pool = pool
+
+
 def arrange(game: Game, **changes: Any) -> State:
     s = game.state.clone()
     for k, v in changes.items():

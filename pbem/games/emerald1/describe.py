@@ -65,7 +65,8 @@ ENDS = {"war_track": "the War marker reached the top of its track",
 HIDDEN = {"CardsDrawn": "draws cards", "IdentityDealt": "is dealt a Secret Identity card",
           "IdentitySeen": "sees a side", "DoubleAgentsTaken": "takes Double-agent counters",
           "DoubleAgentsReturned": "shuffles counters back", "DoubleAgentStolen": "takes a counter",
-          "CardsDiscarded": "discards cards", "CardRemovedFace": "removes a card face down"}
+          "CardsDiscarded": "discards cards", "CardRemovedFace": "removes a card face down",
+          "PositionHand": "takes up their cards and counters of the position"}
 # What a reader who may not see a server-only event reads of it: what was shuffled or dealt, and whose, not how.
 SECRET: dict[str, Callable[[str], str]] = {
     "StacksDealt": lambda s: "The Game cards are dealt face down, a stack to each city.",
@@ -74,6 +75,7 @@ SECRET: dict[str, Callable[[str], str]] = {
     "DoubleAgentsShuffled": lambda s: "The Double-agent counters are shuffled face down.",
     "SanityShuffled": lambda s: "The Sanity counters are shuffled face down.",
     "DeckShuffled": lambda s: f"{s}'s deck is shuffled face down.",
+    "PositionSecrets": lambda s: "The decks, stacks and counters of the position lie face down.",
 }
 
 
@@ -154,6 +156,11 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "WindowSet": lambda p, s: "Players are asked whether to respond." if p.get("window") else "Nobody else responds.",
     "ActionDone": lambda p, s: f"{s} finishes a{' free' if p.get('free') else 'n'} action.",
     "MrsHudsonUsed": lambda p, s: f"{s} uses Mrs Hudson.",
+    "PositionSet": lambda p, s: "The game begins from a position"
+                           + (f": turn {p['turn']}, seat {p['active']} to play." if p.get("phase") == "play"
+                              else ", in the middle of the setup."),
+    "PositionSecrets": lambda p, s: "The decks, stacks and counters of the position lie face down.",
+    "PositionHand": lambda p, s: f"{s} takes up their cards and counters of the position.",
     "GameEnded": lambda p, s: f"The game is over: {ENDS.get(p['reason'], p['reason'])}. "
                          + ", ".join(f"seat {k} is {SIDE.get(v, v)}" for k, v in sorted(p["sides"].items())) + ".",
 }

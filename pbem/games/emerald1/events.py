@@ -124,6 +124,20 @@ EVENT_TYPES: tuple[EventType, ...] = (
     _t("WindowSet", "Who is asked out of turn, and about what.", window=R(allow_none=True)),
     _t("ActionDone", "An action (or a free action) is done.", seat=seat(), free=B()),
     _t("MrsHudsonUsed", "Mrs Hudson: a card discarded and replaced (once a turn).", seat=seat()),
+    _t("PositionSet", "A game begun from a position: the board, the tracks, the turn and what every player shows.",
+       **{k: R(required=True) for k in ("phase", "turn", "first", "active", "actions_done", "free_used",
+                                         "hudson_used", "setup_queue", "war", "revolution", "war_max",
+                                         "revolution_max", "sanity_out", "da_revealed", "safe_used", "leopold",
+                                         "pe_display", "removed", "removed_hidden", "owner", "bismarck", "royal",
+                                         "cubes", "blocking", "zombies", "destroyed", "agents", "migo", "players")},
+       window=R()),
+    _t("PositionSecrets", "Server only, for a game begun from a position: every face-down deck, stack and pool, "
+       "in order.", **{k: R(required=True) for k in ("decks", "stacks", "boxed", "pe_deck", "sanity_pool", "da_pool",
+                                                      "removed_secret")}),
+    _t("PositionHand", "To one player, for a game begun from a position: their identity, hand, discard pile and "
+       "counters (and the action they are in the middle of).", seat=seat(),
+       **{k: R(required=True) for k in ("identity", "hand", "discard", "double_agents", "seen",
+                                         "hidden_necronomicons")}, step=R()),
     _t("GameEnded", "The game ends; every identity is revealed.", reason=S(required=True),
        sides=fields.Dict(keys=S(), values=S(), required=True)),
 )

@@ -81,6 +81,16 @@ class Emerald1Rules:
         ctx.emit("FirstPlayerChosen", {"seat": rng.randint(0, n - 1)})
         return ctx.events
 
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the game's words (``docs/emerald1-positions.md``)."""
+        from pbem.games.emerald1.position import position
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """A game begun from ``position``: checked like data, then given as its first events."""
+        from pbem.games.emerald1.from_position import setup_from
+        return setup_from(config, position, self.initial_state(config))
+
     def evolve(self, state: State, event: Event) -> State:
         found = PLANS.get(event.type) or plan(event.type)
         if found is None:  # an event that only tells (a count, a foiled attack): nothing changes
