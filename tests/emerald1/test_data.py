@@ -69,8 +69,8 @@ def test_the_data_doc_names_every_assumed_value() -> None:
 
 LEAF_MAP = {"map": {
     "connections": [["london", "paris", 1], ["london", "the_hague", 1], ["paris", "the_hague", 1],
-                    ["the_hague", "berlin", 1], ["paris", "zurich", 1], ["zurich", "vienna", 1], ["berlin", "vienna", 1],
-                    ["berlin", "st_petersburg", 2], ["vienna", "st_petersburg", 2], ["paris", "madrid", 2],
+                    ["the_hague", "berlin", 1], ["paris", "zurich", 1], ["zurich", "vienna", 1],
+                    ["berlin", "vienna", 1], ["berlin", "st_petersburg", 2], ["vienna", "st_petersburg", 2], ["paris", "madrid", 2],
                     ["zurich", "rome", 2], ["vienna", "constantinople", 2], ["constantinople", "cairo", 2],
                     ["london", "washington", 3]],
     "junctions": [[["madrid", "rome", "cairo"], 2]]}}

@@ -266,6 +266,9 @@ def changed(words: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
     ("sanity_counters.0", "Cheerful", "position, sanity_counters[0]: one of 'Sane', 'Mad'"),
     ("double_agent_pool", [], "position, double_agent_pool: every Double-agent counter from 1 to 22 once"),
     ("players.0.identity", "Royalist", "position, players[0].identity: one of 'Loyalist', 'Restorationist'"),
+    ("agents.3.city", "Rome", "position, agents: agent 3's counter is on its card, which is not the top card in Rome"),
+    ("agents.3.where", "board", "position, agents: agent 3's card is face up in Cairo: its counter lies on it"),
+    ("players.0.available", -1, "position, players[0].available: a whole number from 0 to 20, not -1"),
 ])
 def test_a_bad_position_is_refused_naming_its_field(path: str, value: Any, words: str, tmp_path: Path) -> None:
     config, good = a_position()

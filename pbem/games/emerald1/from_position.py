@@ -107,7 +107,8 @@ class Reader:
 
 
 def setup_from(config: GameConfig, words: Mapping[str, Any], state: State) -> list[NewEvent]:
-    """The first events of a game begun from ``words``, folded onto ``state`` (the game's initial state)."""
+    """The first events of a game begun from ``words``; ``state`` is the game's initial state (its catalog, its
+    seats and its readings)."""
     cat, n = state.cat, state.n
     r = Reader(cat, n)
     w = r.table(words, "", TOP, OPTIONAL)
@@ -152,7 +153,7 @@ def setup_from(config: GameConfig, words: Mapping[str, Any], state: State) -> li
     public["agents"], public["migo"] = _agents(r, w["agents"], public)
     public["players"] = [_public_player(r, p, i) for i, p in enumerate(players)]
     if "asked" in w:
-        public["window"] = _window(r, w["asked"], public)
+        public["window"] = _window(r, w["asked"])
     secret = {
         "decks": [r.cards(p["deck"], f"players[{i}].deck") for i, p in enumerate(players)],
         "stacks": {c: r.cards(cities[i]["stack"], f"cities[{i}].stack") for i, c in enumerate(cat.city_ids)},
@@ -168,7 +169,8 @@ def setup_from(config: GameConfig, words: Mapping[str, Any], state: State) -> li
     if "action" in w:
         if phase != "play":
             raise r.fail("action", "only a turn has an action under way")
-        hands[public["active"]]["step"] = _step(r, w["action"], public)
+        hands[public["active"]]["step"] = _step(r, w["action"])
+    _counters_on_cards(r, public["agents"], secret["stacks"])
     _conserved(r, public, secret, hands)
     events = [NewEvent("emerald1.PositionSet", public, reveals=True),
               NewEvent("emerald1.PositionSecrets", secret, Visibility.server())]
@@ -264,6 +266,19 @@ def _agents(r: Reader, value: Any, public: Mapping[str, Any]) -> tuple[dict[str,
     return agents, migo
 
 
+def _counters_on_cards(r: Reader, agents: Mapping[str, Any], stacks: Mapping[str, list[int]]) -> None:
+    """An agent's counter lies on its card while the card is the face-up top of a stack, and only then."""
+    tops = {st[0]: c for c, st in stacks.items() if st}
+    for key, a in agents.items():
+        if a["where"] == "card" and (key.startswith("m") or tops.get(int(key)) != a["city"]):
+            raise r.fail("agents", f"agent {key}'s counter is on its card, which is not the top card in "
+                                   f"{r.cat.city[a['city']]['name']}")
+    for card, city in tops.items():
+        if r.cat.cards[card].kind == "agent" and agents.get(str(card), {}).get("where") != "card":
+            raise r.fail("agents", f"agent {card}'s card is face up in {r.cat.city[city]['name']}: its counter "
+                                   "lies on it (\"where\" = \"on its card\")")
+
+
 # --- players ---------------------------------------------------------------------------------------------
 
 PLAYER = ("seat", "name", "identity", "change_of_heart", "revealed", "known", "hand", "deck", "discard", "available",
@@ -280,7 +295,8 @@ def _public_player(r: Reader, value: Any, i: int) -> dict[str, Any]:
     kills = []
     for j, k in enumerate(r.list_(p["kills"], f"{at}.kills")):
         kill = r.table(k, f"{at}.kills[{j}]", ("agent", "owner"))
-        kills.append([r.agent(kill["agent"], f"{at}.kills[{j}].agent"), r.seat(kill["owner"], f"{at}.kills[{j}].owner")])
+        kills.append([r.agent(kill["agent"], f"{at}.kills[{j}].agent"),
+                      r.seat(kill["owner"], f"{at}.kills[{j}].owner")])
     pes = r.cards(p["permanent_effects"], f"{at}.permanent_effects")
     if any(r.cat.cards[c].kind != "pe" for c in pes):
         raise r.fail(f"{at}.permanent_effects", "Permanent Effect cards only")
@@ -316,7 +332,7 @@ def _own(r: Reader, p: Mapping[str, Any], i: int) -> dict[str, Any]:
 
 # --- the action under way, and the question asked --------------------------------------------------------
 
-def _step(r: Reader, value: Any, public: Mapping[str, Any]) -> dict[str, Any]:
+def _step(r: Reader, value: Any) -> dict[str, Any]:
     keys = {"move": ("moved", "cost"), "retrieve": ("left",), "cthulhu": ("then_game_ends",),
             "zombie_kill": ("cities",), "zombie_place": ("left",), "pinkerton": ("drawn", "free"), "free": ()}
     if not isinstance(value, Mapping):
@@ -343,7 +359,7 @@ def _step(r: Reader, value: Any, public: Mapping[str, Any]) -> dict[str, Any]:
     return {"step": "free"}
 
 
-def _window(r: Reader, value: Any, public: Mapping[str, Any]) -> dict[str, Any]:
+def _window(r: Reader, value: Any) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise r.fail("asked", "must be a table")
     kind = r.word(value.get("about"), "asked.about", ABOUT)
