@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, give_card, play, reveal
+from pbem.games.emerald1.effects import (
+    Ctx, draw, draw_sanity, end, give_card, hand_card_lost, play, reveal, where_is,
+)
 from pbem.games.emerald1.flow import complete_action, relocate
 from pbem.games.emerald1.moves import subsets
 from pbem.games.emerald1.permanent import cthulhu_next
@@ -97,7 +99,8 @@ def attack_options(s: State, seat: int, card: int) -> list[Action]:
                 for bombs in bomb_sets(s, seat, city, card, s.cat.city[city]["defence"]):
                     out.extend({"kind": "card", "card": card, "city": city, "target": t, "bombs": bombs}
                                for t in targets)
-        if how != "hide":
+        # a card that may assassinate (revision 2; before it, any agent's card) kills a zombie
+        if how != "hide" and (royal or agent or s.readings.revision < 2):
             for owner, count in enumerate(s.zombies[city]):
                 if count and owner != seat:
                     out.append({"kind": "card", "card": card, "city": city, "zombie": owner})
@@ -110,7 +113,10 @@ def start_attack(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     card = a["card"]
     if "zombie" in a:
-        play(ctx, seat, [card], "kill a zombie")
+        if s.readings.zombie_kill_card == "kept":  # shown, and back in the hand
+            ctx.emit("CardShown", {"seat": seat, "card": card, "use": "kill a zombie"})
+        else:
+            play(ctx, seat, [card], "kill a zombie")
         ctx.emit("ZombiesRemoved", {"seat": a["zombie"], "city": a["city"], "count": 1, "by": seat})
         return finish(ctx, seat)
     _, _, _, how = abilities(s, seat, card)
@@ -252,6 +258,11 @@ def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
         ctx.emit("MainAgentSurvives", {"seat": owner, "by": seat})
         return
     ctx.emit("AgentKilled", {"seat": seat, "agent": key, "owner": owner, "city": a["city"], "how": how})
+    if ctx.s.readings.killed_agent_card == "removed":  # found among its player's cards and put to one side
+        where = where_is(ctx.s, owner, int(key))
+        if where:
+            ctx.emit("CardGone", {"card": int(key), "from_seat": owner, "why": "killed"})
+            hand_card_lost(ctx, owner, where)
 
 
 def finish(ctx: Ctx, seat: int) -> None:

@@ -239,7 +239,9 @@ def _attack_with_escape(ctx: Ctx, seat: int, effect: dict[str, Any]) -> None:
 
 def start_zombies(ctx: Ctx, seat: int) -> None:
     s = ctx.s
-    if s.actions_done == 0 and not s.free_used and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]:
+    first = s.actions_done == 0 and not s.free_used
+    if (first or s.readings.zombies_end == "any_action") and \
+            sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]:
         end(ctx, "zombies")
     cities = [c for c in s.cat.city_ids if s.zombies[c][seat] > 0]
     set_step(ctx, {"step": "zombie_kill", "cities": cities} if cities else

@@ -29,9 +29,15 @@ def claim(ctx: Ctx, seat: int, target: str) -> None:
     if c.kind == "pe":
         ctx.emit("CardClaimed", {"seat": seat, "card": card})
         ctx.emit("CubesCleared", {"place": target, "claimer": seat})
+        then_end = ""
         if c.sanity:
-            draw_sanity(ctx, seat, c.name)
-        on_claim(ctx, seat, c.effect)
+            # "you still play the card even if you go mad and die" (revision 2): Cthulhu ends the game after
+            still_plays = c.effect == "cthulhu" and s.readings.revision >= 2
+            alive = not ctx.s.players[seat].main_dead
+            draw_sanity(ctx, seat, c.name, dies_after=still_plays)
+            if still_plays and alive and ctx.s.players[seat].main_dead:
+                then_end = "restorationist_mad"
+        on_claim(ctx, seat, c.effect, then_end)
         return
     city = next(x for x, st in s.stacks.items() if st and st[0] == card)
     ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city})
