@@ -13,8 +13,9 @@ from pbem.games.nanty import engine
 from pbem.games.nanty.data import Catalog, catalog, load_data
 from pbem.games.nanty.effects import Ctx, Stop, draw, place_agent
 from pbem.games.nanty.events import EVENT_TYPES
-from pbem.games.nanty.options import OPTIONS
 from pbem.games.nanty.evolve import apply
+from pbem.games.nanty.options import OPTIONS
+from pbem.games.nanty.readings import new_game_options, readings
 from pbem.games.nanty.scoring import final
 from pbem.games.nanty.state import BANK, Player, Spot, State
 from pbem.games.nanty.view import build_view
@@ -40,15 +41,20 @@ def variant(options: Mapping[str, Any]) -> str:
 class NantyRules:
     name = "nanty"
     title = "Nanty Narking"
-    version = "1"
+    version = "2"
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
     option_choices = OPTIONS  # offered in words on the new-game page
     made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
-    standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player's card would remove or move one of "
-                             "your agents: play an interrupt card if you hold one (always), or let it happen (never)."}
+    standing_order_topics = {engine.INTERRUPT_TOPIC: "When you are asked whether to stop another player's card "
+                             "removing or moving an agent: play an interrupt card if you hold one (always), or let "
+                             "it happen (never)."}
+
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option a new game is played under, recorded whole (``events.rules.RecordsOptions``)."""
+        return new_game_options(chosen)
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)
@@ -64,7 +70,8 @@ class NantyRules:
         return State(cat=cat, names=tuple(s.name for s in config.seats), variant=variant(config.options),
                      players=tuple(Player() for _ in range(n)), spots=tuple(Spot(agents=zeros) for _ in cat.area_ids),
                      bank=g["bank"], grenadiers=g["grenadiers"], citizens=g["citizens"],
-                     grenadiers_disable=grenadier_rule(config.options, bool(g["grenadiers_disable_powers"])))
+                     grenadiers_disable=grenadier_rule(config.options, bool(g["grenadiers_disable_powers"])),
+                     readings=readings(config.options))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)
