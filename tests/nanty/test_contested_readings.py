@@ -111,9 +111,11 @@ def test_a_tie_on_points_is_a_shared_win() -> None:
     """ties = shared (the default): "the winner is the Player with the most Points" names no tie-break."""
     g = riots("shared")
     assert g.state.winners == (0, 1)
+    assert RULES.outcome(g.state).summary == "ann and bob win (Riots: eight or more trouble markers on the board)"
 
 
 def test_a_tie_on_points_goes_to_the_most_money_where_the_table_reads_it_so() -> None:
     """ties = money: the tied player with the most money wins ("each £1 is worth a point")."""
     g = riots("money")
     assert g.state.winners == (1,)
+    assert RULES.outcome(g.state).summary == "bob wins (Riots: eight or more trouble markers on the board)"

@@ -17,7 +17,7 @@ from pbem.games.nanty.readings import CONTESTED, Readings, readings
 
 DEFAULTS = {"personalities": "standard", "interrupts": "targeted", "fire_saved_building": "goes_on",
             "fire_spread": "ends", "power_relocation": "lift", "relocation_adjacency": "after_lifting",
-            "grenadier_counts": "counted", "ties": "shared", "revision": 1}
+            "grenadier_counts": "counted", "ties": "shared", "revision": 2}
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def nanty(store: SQLiteEventStore) -> Kernel:
 def test_a_new_game_records_every_option_with_its_default_and_the_rules_revision(nanty: Kernel) -> None:
     created = nanty.create("nanty", ["Ann", "Ben"], seed="o")
     assert created.events[0].payload["options"] == DEFAULTS
-    assert created.after.game.readings == Readings(revision=1, fire_saved_building="goes_on")
+    assert created.after.game.readings == Readings(revision=2, fire_saved_building="goes_on")
 
 
 def test_chosen_options_are_recorded_as_the_rules_read_them_and_other_layers_keys_pass_through(nanty: Kernel) -> None:
@@ -64,7 +64,7 @@ def test_a_game_recorded_before_the_options_keeps_the_readings_it_began_with() -
                                     grenadier_counts="counted", ties="shared")
     assert readings({"personalities": "classic"}).revision == 1
     with pytest.raises(InvalidAction, match="revision"):
-        readings({"revision": 2})
+        readings({"revision": 3})
 
 
 def test_each_contested_ruling_is_on_the_rulings_page_with_its_option_and_both_readings() -> None:

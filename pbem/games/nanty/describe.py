@@ -147,9 +147,13 @@ def describe(event: Event, seat: int | None) -> str:
     name = event.type.split(".", 1)[-1]
     p: Mapping[str, Any] = event.payload if isinstance(event.payload, Mapping) else {}
     if not event.visibility.allows(seat):
-        hidden = {"CardsDrawn": "draws cards", "PersonalityDealt": "is dealt a personality"}
+        # what a reader who may not see it reads: that it is private, beside the public line of the same happening
+        # ("Ann draws 5 cards."), never a second happening ("Ann draws cards.")
+        hidden = {"CardsDrawn": "The cards {s} draws are seen by {s} only.",
+                  "PersonalityDealt": "The personality dealt to {s} is seen by {s} only.",
+                  "HandSet": "The cards {s} holds are seen by {s} only."}
         if name in hidden:
-            return f"{_p(p.get('seat'))} {hidden[name]}."
+            return hidden[name].format(s=_p(p.get("seat")))
         return {"DeckShuffled": "The character deck is shuffled.", "EventsShuffled": "The Random Events are shuffled.",
                 "PersonalitiesSetAside": "The other personalities are set aside unseen."}.get(name, "Something hidden happens.")
     fn = LINES.get(name)

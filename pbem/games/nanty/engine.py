@@ -15,6 +15,7 @@ from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.nanty import moves, randevents
 from pbem.games.nanty.effects import Ctx, Stop, demolish, draw, end, move_agent
 from pbem.games.nanty.evolve import FRESH_TURN
+from pbem.games.nanty.keepopen import could_open
 from pbem.games.nanty.scoring import deck_out_winners, scored_winners, wins_now
 from pbem.games.nanty.state import State
 
@@ -266,8 +267,9 @@ def advance(ctx: Ctx) -> None:
             p["i"] += 1
             randevents.start(ctx)
             continue
-        elif sym != "interrupt" and moves.symbol_options(ctx.s, ctx.s.active, card, sym):
-            return
+        elif sym != "interrupt" and (moves.symbol_options(ctx.s, ctx.s.active, card, sym) or (
+                ctx.s.readings.revision >= 2 and could_open(ctx.s, ctx.s.active, card, sym, p.get("powers", [])))):
+            return   # a symbol with no option now stays open while a power could make it possible (revision 2)
         p["i"] += 1
 
 

@@ -57,4 +57,6 @@ OPTIONS = (PERSONALITIES, GRENADIERS, INTERRUPTS, FIRE_SAVED, FIRE_SPREAD, POWER
            GRENADIER_COUNTS, TIES)
 
 # The rules' revision a new game records (``complete(..., fixed=...)``); a game recorded without one is revision 1.
-REVISION = 1
+# 2: a symbol stays open while the player's powers could make it possible (ruling 25); the end's summary reads
+# as one clause.
+REVISION = 2

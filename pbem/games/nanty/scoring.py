@@ -141,6 +141,12 @@ def final(s: State) -> Outcome:
         pts = points(s, seat)
         scores[seat] = pts["total"]
         breakdown[seat] = {**pts, "personality": personality(s, seat)["name"]}
-    names = ", ".join(s.names[w] for w in s.winners) or "nobody"
-    summary = f"{names} win{'s' if len(s.winners) == 1 else ''}: {REASONS.get(s.end_reason, s.end_reason)}."
+    reason = REASONS.get(s.end_reason, s.end_reason)
+    if s.readings.revision >= 2:
+        # one clause, which the log's end line goes on from ("...; seed revealed")
+        names = " and ".join(s.names[w] for w in s.winners) or "Nobody"
+        summary = f"{names} win{'' if len(s.winners) > 1 else 's'} ({reason})"
+    else:
+        names = ", ".join(s.names[w] for w in s.winners) or "nobody"
+        summary = f"{names} win{'s' if len(s.winners) == 1 else ''}: {reason}."
     return Outcome(scores=scores, breakdown=breakdown, winners=tuple(s.winners), summary=summary)
