@@ -79,12 +79,12 @@ class Game:
 
 
 def random_playout(players: int, seed: int, variant: str = "standard", max_steps: int = 5000,
-                   check: Any = None) -> Game:
+                   check: Any = None, options: Mapping[str, Any] | None = None) -> Game:
     """Play random legal actions until the game ends; ``check(game, seat, legal)`` runs before each step.
 
     Area powers and skips are chosen less often than the rest, so that games reach their ends.
     """
-    game = Game.new(players, seed=f"playout-{players}-{seed}", variant=variant)
+    game = Game.new(players, seed=f"playout-{players}-{seed}", variant=variant, options=options)
     chooser = random.Random(seed)
     for _ in range(max_steps):
         if game.state.phase == "over":
