@@ -15,7 +15,9 @@ from pbem.games.nanty.effects import Ctx, Stop, draw, place_agent
 from pbem.games.nanty.events import EVENT_TYPES
 from pbem.games.nanty.evolve import apply
 from pbem.games.nanty.options import OPTIONS
+from pbem.games.nanty.position import position
 from pbem.games.nanty.readings import new_game_options, readings
+from pbem.games.nanty.setup_position import setup_events
 from pbem.games.nanty.scoring import final
 from pbem.games.nanty.state import BANK, Player, Spot, State
 from pbem.games.nanty.view import build_view
@@ -102,6 +104,27 @@ class NantyRules:
         except Stop:   # pragma: no cover - no personality is met at the start
             pass
         return ctx.events
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the game's own words (``docs/nanty-positions.md``)."""
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """The first events of a game begun from ``position``: the decks and the personalities set aside for the
+        server, each personality and hand to its holder, the table to everyone. Nothing is drawn.
+
+        :raises InvalidAction: naming the field that is not a position of this game, or a position where nobody
+            could act.
+        """
+        state = self.initial_state(config)
+        events = setup_events(config, state, position)
+        after = state
+        for event in events:
+            after = apply(after, event.type, event.payload)
+        who = engine.acting(after)
+        if who is None or not engine.legal_actions(after, who[0]):
+            raise InvalidAction("The position's turn: nobody could act in it (a question that has no answer?).")
+        return events
 
     def evolve(self, state: State, event: Event) -> State:
         return apply(state, event.type, event.payload)
