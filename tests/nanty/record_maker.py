@@ -19,7 +19,7 @@ from events.handling import Cause
 from events.replay import live_states
 from events.store import SQLiteEventStore
 from pbem import records
-from tests.nanty.recorded import NAMES, REVISION_1, Fixture, expectations, kernel_for
+from tests.nanty.recorded import FIXTURES, NAMES, Fixture, expectations, kernel_for
 
 
 def choose(legal: list[dict[str, Any]], pick: random.Random) -> dict[str, Any]:
@@ -57,6 +57,6 @@ def make(fixture: Fixture) -> None:
 
 if __name__ == "__main__":
     wanted = set(sys.argv[1:])
-    for fixture in REVISION_1:
+    for fixture in FIXTURES:
         if (not wanted and not fixture.record.exists()) or fixture.name in wanted:
             make(fixture)

@@ -1,4 +1,4 @@
-"""Games of Nanty Narking recorded under older rules, kept in ``records/`` with what each must still give.
+"""Games of Nanty Narking recorded under earlier code, kept in ``records/`` with what each must still give.
 
 Each fixture is a record (``<name>.jsonl.gz``, exported with its seed so that an unfinished game verifies and plays
 on) and what it gave when it was made (``<name>.expected.json``): a digest of every seat's and the spectator's view
@@ -36,6 +36,7 @@ class Fixture:
     options: Mapping[str, Any] = field(default_factory=dict)
     data_override: Mapping[str, Any] | None = None
     commands: int | None = None  # stop after this many commands (None: play to the end)
+    revision: int = 1            # the rules' revision the game was recorded under
 
     @property
     def record(self) -> Path:
@@ -60,6 +61,18 @@ REVISION_1 = (
     # a Fire that Holborn's holder keeps a building from: under these rules it stops the fire (ruling 28 as it was)
     Fixture("r1-three-holborn-stops-a-fire-end", 3, "fire-36", {"personalities": "standard"}),
 )
+
+# Rules version 2, revision 2 (every option recorded): the default readings, and every other reading.
+OTHER_READINGS = {"interrupts": "any_time", "fire_saved_building": "stops", "fire_spread": "rolls_on",
+                  "power_relocation": "none", "relocation_adjacency": "before_lifting",
+                  "grenadier_counts": "not_counted", "ties": "money", "grenadiers_disable_powers": False}
+REVISION_2 = (
+    Fixture("r2-three-defaults-end", 3, "fixture-r2-3", revision=2),
+    Fixture("r2-two-other-readings-end", 2, "fixture-r2-2o", OTHER_READINGS, revision=2),
+    Fixture("r2-four-other-readings-half-way", 4, "fixture-r2-4o", {**OTHER_READINGS, "personalities": "classic"},
+            commands=70, revision=2),
+)
+FIXTURES = REVISION_1 + REVISION_2
 
 NAMES = ("Ann", "Ben", "Cid", "Dot")
 
