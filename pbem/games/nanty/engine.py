@@ -110,7 +110,8 @@ def prompts(state: State) -> dict[int, Prompt]:
         decline: Action = {"kind": "decline"}
         held = interrupt_cards(state, seat)
         use: Action = {"kind": "interrupt", "card": held[0]} if held else decline
-        return {seat: Prompt(seat, out_of_turn, _threat(state, ask["effect"], seat) + " Will you stop it with an interrupt card?",
+        asked = _threat(state, ask["effect"], seat) + " Will you stop it with an interrupt card?"
+        return {seat: Prompt(seat, out_of_turn, asked,
                              decline, INTERRUPT_TOPIC, {"use": use, "decline": decline})}
     if kind == "holborn":
         text = (f"A Random Event strikes your pieces in {_area(state, ask['area'])}: pay "

@@ -142,7 +142,8 @@ def _spots(r: Reader, value: Any) -> list[dict[str, Any]]:
         agents = r.items(row.get("agents", [0] * r.n), f"{field}.agents")
         if len(agents) != r.n:
             raise bad(f"{field}.agents", f"one count for each of the {r.n} players, in seat order")
-        found[area] = {"area": area, "agents": [r.count(a, f"{field}.agents[{i}]", 0, 100) for i, a in enumerate(agents)],
+        found[area] = {"area": area,
+                       "agents": [r.count(a, f"{field}.agents[{i}]", 0, 100) for i, a in enumerate(agents)],
                        "building": r.seat(row["building"], f"{field}.building") if "building" in row else -1,
                        "trouble": r.flag(row.get("trouble", False), f"{field}.trouble"),
                        "grenadiers": r.count(row.get("grenadiers", 0), f"{field}.grenadiers", 0, 100),
