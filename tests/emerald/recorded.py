@@ -23,7 +23,7 @@ from events.handling import Cause, Kernel
 from events.replay import live_states
 from events.store import SQLiteEventStore
 from pbem.games.emerald import RULES
-from pbem.records import export
+from pbem.proof.records import export
 
 RECORDS = Path(__file__).with_name("records")
 EXPECTED = RECORDS / "expected.json"
@@ -130,7 +130,7 @@ def make(game: Recorded, folder: Path) -> dict[str, Any]:
                                 data_override=game.override, seed=game.seed, game_id=game.name).after.game_id
         commands = play(kernel, game_id, game.seed, game.stop_after, ruthless=game.ruthless)
         state = kernel.load(game_id)
-        lines = export(kernel.store, state, None, kernel.seed(game_id))
+        lines = export(kernel.store, state, None, kernel.seed(game_id), with_secrets=True)
         RECORDS.mkdir(exist_ok=True)
         game.path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0))
         recorded = state.seq

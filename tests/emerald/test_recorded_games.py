@@ -15,7 +15,7 @@ from events.audit import verify
 from events.gamedata import data_row
 from events.replay import live_states
 from events.store import Row
-from pbem.records import parse_record
+from pbem.proof.records import parse_record
 from tests.emerald.recorded import EXPECTED, GAMES, Recorded, digests, new_kernel, outcome, play
 
 WANTED = json.loads(EXPECTED.read_text(encoding="utf-8"))

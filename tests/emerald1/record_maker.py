@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from events.store import SQLiteEventStore
-from pbem import records
+from pbem.proof import records
 from pbem.games.emerald1 import RULES
 from pbem.service import Service
 from tests.emerald1.fixtures import EXPECTED, FIXTURES, NAMES, ON, Fixture, events_digest, play, views_digest
@@ -33,7 +33,7 @@ def make(fixture: Fixture) -> dict[str, Any]:
             pick = random.Random(fixture.seed)
             actions = play(kernel, fixture.name, pick, fixture.stop)
             state = kernel.load(fixture.name)
-            lines = list(records.export(store, state, None, kernel.seed(fixture.name)))
+            lines = list(records.export(store, state, None, kernel.seed(fixture.name), with_secrets=True))
             fixture.path.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0))
             events = store.read(fixture.name)
             marks, outcome = views_digest(kernel.replayer, events)

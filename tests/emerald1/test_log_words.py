@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.games.emerald1 import RULES
-from pbem.logbook import describe_event
+from pbem.proof.logbook import describe_event
 from tests.emerald1.harness import Game
 from tests.emerald1.position import arrange
 

@@ -11,7 +11,7 @@ import pytest
 
 from events.audit import verify
 from events.store import SQLiteEventStore
-from pbem import records
+from pbem.proof import records
 from pbem.games.emerald1 import RULES
 from pbem.service import Service
 from tests.emerald1.fixtures import FIXTURES, ON, Fixture, events_digest, expected, play, read, views_digest

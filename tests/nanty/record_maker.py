@@ -18,7 +18,7 @@ from typing import Any
 from events.handling import Cause
 from events.replay import live_states
 from events.store import SQLiteEventStore
-from pbem import records
+from pbem.proof import records
 from tests.nanty.recorded import FIXTURES, NAMES, Fixture, expectations, kernel_for
 
 
@@ -46,7 +46,7 @@ def make(fixture: Fixture) -> None:
             kernel.execute(game_id, seat, choose(rules.legal_actions(state.game, seat), pick), cause=Cause("cli"))
             commands += 1
         state = kernel.load(game_id)
-        lines: Iterable[str] = records.export(store, state, None, kernel.seed(game_id))
+        lines: Iterable[str] = records.export(store, state, None, kernel.seed(game_id), with_secrets=True)
         fixture.record.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0))
         found = expectations(live_states(kernel.replayer, store.read(game_id)), fixture.seats)
         fixture.expected.write_text(json.dumps(found, indent=0, sort_keys=True) + "\n", encoding="utf-8")

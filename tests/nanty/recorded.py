@@ -20,7 +20,7 @@ from events.envelope import Event
 from events.handling import Kernel
 from events.replay import GameState
 from events.store import SQLiteEventStore
-from pbem import records
+from pbem.proof import records
 from pbem.games.nanty import RULES
 
 RECORDS = Path(__file__).with_name("records")

@@ -8,7 +8,7 @@ The end's summary is one clause, which the log's last line goes on from ("...; s
 from __future__ import annotations
 
 from events.envelope import Event, Visibility
-from pbem import logbook
+from pbem.proof import logbook
 from pbem.games.nanty import RULES
 from tests.nanty.harness import card, position, run
 
