@@ -42,7 +42,7 @@ class Setting:
     made = 0
 
     def __init__(self, service: Service, app: Flask) -> None:
-        links = app.extensions["pbem.instance.links"]
+        links = app.extensions["pbem.links"]
         cat = Player("cat@example.org", "Cat")
         Setting.made += 1
         self.game = service.create_game("highdie", [ANN, BEN, cat], seed="fuzz",
