@@ -219,7 +219,8 @@ class Notifier:
         welcome = self.compose(service, state, [], new, "welcome", prompt,
                                extra={"history": history[-HISTORY_LINES:],
                                       "history_more": max(0, len(history) - HISTORY_LINES),
-                                      "previous": old["name"]})
+                                      "previous": old["name"]},
+                               told=since - 1)  # they were told nothing before: the seat's history is above
         return welcome + self.seat_given(service, state, old, str(new["name"]))
 
     def seat_given(self, service: Desk, state: GameState[Any], old: Mapping[str, Any], new_name: str) -> list[Row]:
