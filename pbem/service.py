@@ -349,7 +349,8 @@ class Service:
     def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
             upto_seq: int | None = None) -> list[dict[str, Any]]:
         """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.proof.logbook``)."""
-        return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq)
+        return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq,
+                           email=email)
 
     def last_acted(self, game_id: str, seat: int) -> int:
         """The seq of the last event this seat's own command recorded (0: none yet)."""
@@ -376,16 +377,17 @@ class Service:
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
                             witnesses=witnesses, command_check=seatlife.check_command)
 
-    def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
+    def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
+              email: str | None = None) -> dict[str, Any]:
         """One event explained for the organiser, or for the player at ``reader`` (``pbem.proof.explain``)."""
-        return explain.explain(self, game_id, seq, reader=reader, organiser=organiser)
+        return explain.explain(self, game_id, seq, reader=reader, organiser=organiser, email=email)
 
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""
         state = self.load(game_id)
         return records.export(self.store, state, self.players(game_id) if with_secrets else None,
-                              self.kernel.seed(game_id) if with_secrets else None)
+                              self.kernel.seed(game_id), with_secrets=with_secrets)
 
     def import_record(self, lines: Iterable[str], players: Sequence[Player] = ()) -> GameState[Any]:
         """Load a record, verify it whole, and store it; nothing is stored if any check fails."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -13,6 +14,12 @@ from events.store import SQLiteEventStore
 from kernelgame import RULES as HIGHDIE
 from pbem import games
 from pbem.service import Service
+
+
+# The tests' SQLite files commit without waiting for the disk (WAL with synchronous NORMAL: a process killed mid-test
+# loses nothing; only a power cut would). Every store a test opens, and every pbem process it starts, does the same;
+# the production default stays FULL (`docs/configuration.md`), and the store's own tests check that default.
+os.environ.setdefault("PBEM_SYNCHRONOUS", "NORMAL")
 
 
 @pytest.fixture(autouse=True)
@@ -130,7 +137,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SQLiteEventStore]:
-    s = SQLiteEventStore(tmp_path / "events.sqlite3")
+    s = SQLiteEventStore(tmp_path / "events.sqlite3", synchronous="NORMAL")
     yield s
     s.close()
 

@@ -114,6 +114,7 @@ class Highdie:
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
+    standing_order_topics = {"highdie.contest": "When a high card is played: contest it (always) or accept (never)."}
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         data = {"target": TARGET}

@@ -129,4 +129,4 @@ def test_the_stored_payload_and_cause_are_the_canonical_json_that_was_hashed(ker
     assert [(canonical_json(e.payload), canonical_json(e.cause)) for e in events] == [tuple(r) for r in rows]
     assert "é" in rows[-1][1]  # as written, not escaped
     salt = kernel.seed(game_id)
-    assert all(recompute_hash(e, salt) == e.hash for e in events)
+    assert all(recompute_hash(e, salt, salt) == e.hash for e in events)

@@ -108,7 +108,7 @@ def scan(channels: Channels, secrets: Secrets, who: str, seq: int, words: list[s
 @pytest.mark.parametrize("game_type,seats,seed", GAMES)
 def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: Service, game_type: str,
                                                           seats: int, seed: int) -> None:
-    client, links = app.test_client(), app.extensions["pbem.instance.links"]
+    client, links = app.test_client(), app.extensions["pbem.links"]
     game_id = service.create_game(game_type, PLAYERS[:seats], seed=f"leaks-{seed}").after.game_id
     readers = [Reader(service, client, links, game_id, seat) for seat in [None, *range(seats)]]
     probes = [PROBES[game_type](reader.seat) for reader in readers]
@@ -149,7 +149,7 @@ def test_a_muster_tells_no_invitee_another_ones_address(app: Flask, service: Ser
     """Through invitation, decline, replacement and start: mails, invitation pages, the JSON API and the game."""
     from pbem.organising import muster, organisers
     from tests.leaks.muster import Addresses
-    client, links = app.test_client(), app.extensions["pbem.instance.links"]
+    client, links = app.test_client(), app.extensions["pbem.links"]
     invited = [PLAYERS[0], PLAYERS[1], PLAYERS[2]]
     asked = organisers.check(service.kernel.games, "emerald", [(p.name, p.email) for p in invited], {}, {}, None)
     found = muster.open_muster(service, organiser="olive@example.org", organiser_name="Olive", game_type="emerald",

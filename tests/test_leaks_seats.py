@@ -62,7 +62,7 @@ def mails_to(service: Service, game_id: str, address: str, kinds: tuple[str, ...
 @pytest.mark.parametrize("game_type", [g if g == "emerald" else pytest.param(g, marks=pytest.mark.slow)
                                        for g in sorted(all_games())])
 def test_away_resigned_and_replaced_seats_leak_nothing(app: Flask, service: Service, game_type: str) -> None:
-    client, links = app.test_client(), app.extensions["pbem.instance.links"]
+    client, links = app.test_client(), app.extensions["pbem.links"]
     game_id = service.create_game(game_type, PLAYERS[:3], seed="leaks-seats", organiser=ORG).after.game_id
     readers = [Reader(service, client, links, game_id, seat) for seat in (None, 0, 1, 2)]
     probes = [PROBES[game_type](reader.seat) for reader in readers]

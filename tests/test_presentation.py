@@ -137,7 +137,7 @@ def test_a_starting_card_s_printed_number_is_read_as_the_number_commands_use(
 def test_every_page_a_player_reads_draws_the_board_without_internals(played: tuple[Flask, Service, str]) -> None:
     app, service, game_id = played
     client = app.test_client()
-    links = app.extensions["pbem.instance.links"]
+    links = app.extensions["pbem.links"]
     seat = service.show(game_id)["waiting_for"][0]["seat"]
     token = links.play(game_id, seat, service.store.last(game_id)[0])
     pages = [f"/play/{token}", f"/games/{game_id}", f"/games/{game_id}/replay", f"/play/{token}/replay",

@@ -96,11 +96,11 @@ def test_the_home_page_shows_the_record_in_words(tmp_path: Path) -> None:
         seat = sorted(rules.prompts(state.game))[0]
         service.act_as(game, seat, rules.legal_actions(state.game, seat)[0], cause=CLI)
         email = PLAYERS[seat].email
-        token = app.extensions["pbem.instance.links"].make("home", service.player_id(email))
+        token = app.extensions["pbem.links"].make("home", service.player_id(email))
         page = app.test_client().get(f"/home/{token}").get_data(as_text=True)
         assert "Your deadlines, over all your games: 1 on time, 0 missed; answers in 0 min on average." in page
         other = PLAYERS[(seat + 1) % 3].email
-        token = app.extensions["pbem.instance.links"].make("home", service.player_id(other))
+        token = app.extensions["pbem.links"].make("home", service.player_id(other))
         assert "no deadline met or missed yet" in app.test_client().get(f"/home/{token}").get_data(as_text=True)
     finally:
         service.close()

@@ -320,7 +320,7 @@ def test_an_organiser_s_game_from_invitation_to_verified_end(app: Flask, service
     seq = service.store.last(game)[0]
     refused = client.get(old_play)
     assert refused.status_code == 403 and "given to another player" in text(refused)
-    acted = client.post(old_play, data={"csrf": app.extensions["pbem.instance.links"].csrf(old_play.rsplit("/", 1)[1]),
+    acted = client.post(old_play, data={"csrf": app.extensions["pbem.links"].csrf(old_play.rsplit("/", 1)[1]),
                                         "seq": str(seq), "text": "say I am back"})
     assert acted.status_code == 403 and service.store.last(game)[0] == seq  # nothing written
 

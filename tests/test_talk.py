@@ -56,7 +56,7 @@ def everything_cy_reads(service: Service, app: Flask, game: str) -> str:
     """Cy's log, the public log and page, the JSON API, the public and Cy's replay, the record download before the end
     (refused), Cy's mails. (``pbem game export`` is the operator's: the whole record, every payload.)"""
     client = app.test_client()
-    links = app.extensions["pbem.instance.links"]
+    links = app.extensions["pbem.links"]
     token = links.play(game, 2, service.store.last(game)[0])
     seq = service.store.last(game)[0]
     parts = [json.dumps(service.log(game, CY.email)), json.dumps(service.log(game)),
@@ -107,11 +107,14 @@ def test_the_organiser_audits_that_a_private_message_or_sealed_note_was_written_
     told, sealed, said = [e for e in service.store.read(emerald) if e.type in talk.TALK_TYPES]
     found = service.audit(emerald, told.seq, organiser=True)
     assert found["described"] == "Ann sent a private message to Ben"
-    assert found["event"]["payload"] == {"seat": 0, "to": [1]} and found["event"]["hash"] == told.hash
+    # the words withheld behind their commitment, and the command that carried them ("tell ben: ...") too
+    assert found["event"]["payload"] is None and len(found["event"]["payload_commitment"]) == 64
+    assert found["event"]["visibility"] == "seats:0,1" and found["event"]["hash"] == told.hash
+    assert found["command"]["cause_withheld"] == ["words"]
     assert "zebra-quartz" not in json.dumps(found) and "Cy will win" not in json.dumps(service.audit(
         emerald, sealed.seq, organiser=True))
     # on the organiser's page too
-    token = app.extensions["pbem.instance.links"].make("organiser", emerald)
+    token = app.extensions["pbem.links"].make("organiser", emerald)
     page = app.test_client().get(f"/organise/{token}/audit/{told.seq}")
     assert page.status_code == 200 and "zebra-quartz" not in page.get_data(as_text=True)
     # a message to the whole table is public: its words are audited as they were said
@@ -206,7 +209,7 @@ def test_talk_by_mail_is_applied_with_the_moves_and_a_bad_line_is_mailed_back(se
 def test_talk_from_the_page_needs_its_csrf_and_sends_to_whom_was_ticked(app: Flask, service: Service,
                                                                         emerald: str) -> None:
     client: FlaskClient = app.test_client()
-    links = app.extensions["pbem.instance.links"]
+    links = app.extensions["pbem.links"]
     token = links.play(emerald, 0, service.store.last(emerald)[0])
     page = client.get(f"/play/{token}").get_data(as_text=True)
     assert "Talk at the table" in page and 'name="to" value="1"> Ben' in page
@@ -254,7 +257,7 @@ def test_talk_through_the_json_api_and_the_command_line(app: Flask, service: Ser
     from cli.main import cli
 
     client = app.test_client()
-    links = app.extensions["pbem.instance.links"]
+    links = app.extensions["pbem.links"]
     token = links.play(emerald, 1, service.store.last(emerald)[0])
     answer = client.post(f"/api/play/{token}/say", json={"text": "psst", "to": ["Cy"]})
     assert answer.status_code == 200 and answer.json["receipt"][0]["type"] == talk.SAID

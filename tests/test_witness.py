@@ -65,7 +65,7 @@ def rewrite(service: Service, game_id: str, change: Callable[[list[Event]], list
     events, chained, prev = change(service.store.read(game_id)), [], "0" * 64
     for seq, event in enumerate(events, start=1):
         event = replace(event, seq=seq, prev_hash=prev)
-        event = replace(event, hash=recompute_hash(event, SEED))
+        event = replace(event, hash=recompute_hash(event, SEED, SEED))
         chained.append(event)
         prev = event.hash
     with service.store.transaction() as conn:

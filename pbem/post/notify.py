@@ -10,7 +10,7 @@ from events.handling import is_delivery
 from events.replay import GameState, undone_seqs
 from events.store import Row
 from pbem.post.desk import Desk
-from pbem.table import autopilot, undo_requests
+from pbem.table import autopilot, replacing, undo_requests
 from pbem.proof import logbook
 from pbem.post import owed_mail, webhooks
 from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
@@ -144,7 +144,7 @@ class Notifier:
                                                      or service.deadline_of(after.game_id, seat)),
                                    base_url=self.base_url,
                                    label=lambda: turn_label(after.game_type, rules.view(after.game, None)),
-                                   describe_event=lambda e, seat, ended, names: "" if logbook.repeats(
+                                   describe_event=lambda e, seat, ended, names: "" if logbook.left_out(
                                        rules, e, seat, ended) else logbook.describe_event(rules, e, seat, ended, names))
 
     def undo_request_mails(self, service: Desk, after: GameState[Any], events: list[Event],
@@ -219,7 +219,8 @@ class Notifier:
         welcome = self.compose(service, state, [], new, "welcome", prompt,
                                extra={"history": history[-HISTORY_LINES:],
                                       "history_more": max(0, len(history) - HISTORY_LINES),
-                                      "previous": old["name"]})
+                                      "previous": old["name"]},
+                               told=since - 1)  # they were told nothing before: the seat's history is above
         return welcome + self.seat_given(service, state, old, str(new["name"]))
 
     def seat_given(self, service: Desk, state: GameState[Any], old: Mapping[str, Any], new_name: str) -> list[Row]:
@@ -398,13 +399,14 @@ class Notifier:
         rules = service.kernel.rules(state)
         names = [s.name for s in state.config.seats]
         skipped = undone_seqs(events)
+        since = replacing.since_seq(service.store, state.game_id, seat)  # words before it were another player's
         lines = []
         for event in events:
             if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
                                                                       *TALK_TYPES, *TOLD_TYPES):
                 continue
-            if event.type == "pbem.RandomDrawn" or logbook.repeats(rules, event, seat, state.ended):
+            if event.type == "pbem.RandomDrawn" or logbook.left_out(rules, event, seat, state.ended, since):
                 continue
-            text = logbook.describe_event(rules, event, seat, state.ended, names)
+            text = logbook.describe_event(rules, event, seat, state.ended, names, since)
             lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
         return lines

@@ -13,58 +13,45 @@ from marshmallow import ValidationError
 
 from events import audit
 from events.gamedata import data_row, digest_of
-from events.envelope import Event, is_hidden, payload_commitment, payload_hash, payload_salt
+from events.envelope import Event
 from events.replay import GameState, Replayer
 from events.schema import GAME_ENDED, EnvelopeSchema
 from events.handling import Kernel
 from events.store import Row, SQLiteEventStore
 from pbem.errors import ServiceError
 from pbem.instance.players import Player
+from pbem.proof import reading
 
 RECORD_FORMAT = "pbem-game-record"
 RECORD_VERSION = 1
 
 
-def export(store: SQLiteEventStore, state: GameState[Any], players: list[dict[str, Any]] | None,
-           seed: str | None) -> Iterable[str]:
-    """The whole record as JSON lines; ``players`` and ``seed`` only when the secrets are asked for."""
+def export(store: SQLiteEventStore, state: GameState[Any], players: list[dict[str, Any]] | None, seed: str | None,
+           *, with_secrets: bool) -> Iterable[str]:
+    """The record as JSON lines. ``with_secrets``: the whole record, the players' addresses and the seed with it (to
+    move the game to another instance); else the record a spectator may read (``pbem.proof.reading``), what they may
+    not read withheld behind its commitment (``seed`` the game's, to make them; it is not written)."""
     header: dict[str, Any] = {
         "format": RECORD_FORMAT, "format_version": RECORD_VERSION, "game_id": state.game_id,
         "game_type": state.game_type, "rules_version": state.rules_version,
         "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
     }
-    if players is not None:
-        header["players"] = players
-    if seed is not None:
+    if with_secrets:
+        header["players"] = players or []
         header["seed"] = seed
     if state.config.data and "data_digest" in (created := store.read(state.game_id, 0, 1)[0].payload):
         # the game's data, which its GameCreated names by digest: the record verifies anywhere
         header["data"] = {created["data_digest"]: state.config.data}
     yield json.dumps(header, sort_keys=True, ensure_ascii=False)
-    for event in store.read(state.game_id):
-        yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
-
-
-def redact(event: Event, seat: int | None, ended: bool, salt_seed: str | None) -> dict[str, Any]:
-    """The event's record for a reader at ``seat`` (None: a spectator).
-
-    A payload they may not see is withheld, and only its commitment shown: in a salted game
-    (``salt_seed`` is its seed) an HMAC under the event's secret salt, which no guess of the
-    payload can be checked against. A hidden payload they may see comes with its salt, so the
-    reader can check it against the chain. In a game recorded before salting the digest is
-    the payload's plain sha256, as the event's hash already implies.
-    """
-    record = event.to_record()
-    if not event.visibility.allows(seat, finished=ended):
-        record["payload"] = None
-        if salt_seed is None:
-            record["payload_sha256"] = payload_hash(event.payload)
-        else:
-            record["payload_commitment"] = payload_commitment(event.payload, payload_salt(salt_seed, event.seq))
-    elif salt_seed is not None and is_hidden(event.visibility):
-        record["payload_salt"] = payload_salt(salt_seed, event.seq)
-    return record
+    events = store.read(state.game_id)
+    if with_secrets:
+        for event in events:
+            yield json.dumps(event.to_record(), sort_keys=True, ensure_ascii=False)
+        return
+    game = reading.Game(state.ended, seed, state.salted, state.causes_salted)
+    for found in reading.records(reading.SPECTATOR, events, game):
+        yield json.dumps(found, sort_keys=True, ensure_ascii=False)
 
 
 def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
@@ -91,9 +78,10 @@ def parse_record(lines: Iterable[str]) -> tuple[dict[str, Any], list[Event]]:
             raise ServiceError(f"line {number} is not JSON: {err}") from None
         except ValidationError as err:
             raise ServiceError(f"line {number} is not a valid event: {err.messages}") from None
-        if record["payload"] is None:
-            raise ServiceError(f"line {number}: event {record['seq']} has its payload withheld; "
-                               "only a full record can be imported")
+        if record["payload"] is None or record.get("cause_withheld"):
+            what = "its payload" if record["payload"] is None else "part of its cause"
+            raise ServiceError(f"line {number}: event {record['seq']} has {what} withheld; only a full record "
+                               "(pbem game export --with-secrets) can be imported")
         events.append(Event.from_record(record))
     if not events or events[0].game_id != header.get("game_id"):
         raise ServiceError("the record's events do not belong to the game in its header")

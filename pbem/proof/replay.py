@@ -24,7 +24,9 @@ from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
 from pbem.errors import NotFound, ServiceError
 from pbem.table.delivery import waiting_for
+from pbem.proof import reading
 from pbem.proof.logbook import describe_event
+from pbem.table import replacing
 
 if TYPE_CHECKING:
     from events.handling import Kernel
@@ -40,10 +42,15 @@ class Perspective:
 
     seat: int | None = None
     everything: bool = False
+    since: int = 0  # the seq the seat's player holds it from: the words before it were another player's
 
     @property
     def key(self) -> str:
-        return "all" if self.everything else "public" if self.seat is None else str(self.seat)
+        return "all" if self.everything else "public" if self.seat is None else f"{self.seat}.{self.since}"
+
+    @property
+    def reader(self) -> reading.Reader:
+        return reading.Reader(seat=self.seat, since=self.since)
 
 
 PUBLIC = Perspective()
@@ -95,9 +102,10 @@ class Timeline:
         if len(found) < self.last:
             names = [s.name for s in self.states[0].config.seats]
             for event in self.events[len(found):]:
-                if perspective.everything:
-                    event = replace(event, visibility=Visibility.public())
-                found.append(describe_event(rules, event, perspective.seat, perspective.everything, names))
+                if perspective.everything and event.type not in reading.PRIVATE_WORDS:
+                    event = replace(event, visibility=Visibility.public())  # the game's secrets, not people's words
+                found.append(describe_event(rules, event, perspective.seat, perspective.everything, names,
+                                            perspective.since))
         return found
 
 
@@ -166,12 +174,16 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
     texts = line.texts(rules, perspective)
     ended_now = line.states[-1].ended
     steps = [e.seq for e in line.events if with_undone or e.seq not in line.undone_by]
+    commands = reading.commands_of(line.events)
 
     def entry(event: Event) -> dict[str, Any]:
         undo = line.undone_by.get(event.seq)
+        command = commands.get(str(event.cause.get("command", event.seq)), [event])
+        words = reading.reads_words(perspective.reader, command, perspective.everything)
         return {
             "seq": event.seq, "type": event.type, "actor": event.actor, "who": actor_name(event, names),
-            "recorded_at": event.recorded_at, "via": event.cause.get("via"), "text": texts[event.seq - 1],
+            "recorded_at": event.recorded_at, "via": event.cause.get("via") if words else None,
+            "text": texts[event.seq - 1],
             "undone_by": None if undo is None else {
                 "seq": undo.seq, "who": actor_name(undo, names), "at": undo.recorded_at,
                 "reason": undo.payload.get("reason", "")},
@@ -215,7 +227,8 @@ def replay_for(store: Store, kernel: Kernel, game_id: str, at: int | None, seat:
         if everything and not timeline(store, kernel.replayer, game_id).states[-1].ended:
             raise ServiceError("everything is shown only once the game has ended; until then choose "
                                "a player's view or the public one")
-        return replay(store, kernel, game_id, at, Perspective(seat, everything), with_undone)
+        since = replacing.since_seq(store, game_id, seat) if seat is not None else 0
+        return replay(store, kernel, game_id, at, Perspective(seat, everything, since), with_undone)
     except GameNotFound:
         raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
     except LookupError as err:

@@ -3,7 +3,7 @@ as soon as the question is asked, so that a slow game saves a round trip by mail
 
 from __future__ import annotations
 
-from events.envelope import NewEvent, seat_actor
+from events.envelope import NewEvent, Visibility, seat_actor
 from events.handling import Cause, CommandResult, StaleCommand
 from pbem.errors import ServiceError
 from pbem.table.delivery import STANDING_ANSWERS, STANDING_ORDER_SET
@@ -47,7 +47,8 @@ def set_order(host: Host, game_id: str, seat: int, topic: str, answer: str, *, c
     """
     if answer not in STANDING_ANSWERS:
         raise ServiceError(f"a standing order is one of {', '.join(STANDING_ANSWERS)}, not {answer!r}")
+    # its owner's alone (``pbem.proof.reading``): an order, with how the game went, would tell the table what they hold
     return host.kernel.record(game_id, [NewEvent(STANDING_ORDER_SET, {"seat": seat, "topic": topic,
-                                                                      "answer": answer})],
+                                                                      "answer": answer}, Visibility.to(seat))],
                               actor=seat_actor(seat), cause=cause, hooks=host, expected_seq=expected_seq,
                               exact=False, retries=3)

@@ -156,26 +156,14 @@ def is_talk(events: Sequence[Event]) -> bool:
     return bool(events) and all(e.type in TALK_TYPES for e in events)
 
 
-def withhold(found: dict[str, Any], event: Event, ended: bool, names: Sequence[str]) -> None:
-    """The organiser's audit of a message or note: who wrote it, to whom, when and its hash, but its words only
-    if everyone may read them (a message to the table, or anything once the game is over). The organiser audits
-    every move; the players' words to each other are theirs."""
-    if event.visibility.allows(None, finished=ended):
-        return
-    found["event"]["payload"] = {k: v for k, v in event.payload.items() if k != "text"}
-    found["described"] = describe(event, None, ended, names)
-
-
-def describe(event: Event, seat: int | None, ended: bool, names: Sequence[str],
-             note_text: str | None = None) -> str:
-    """A talk event in words, as this reader may read it."""
+def describe(event: Event, readable: bool, ended: bool, names: Sequence[str], note_text: str | None = None) -> str:
+    """A talk event in words, for a reader who may read its words (``readable``: ``pbem.proof.reading``) or not."""
     p = event.payload
 
     def name(s: int | None) -> str:
         return names[s] if s is not None and 0 <= s < len(names) else "someone"
 
     writer = actor_seat(event.actor)  # the envelope's, public: the payload only where the reader may read it
-    readable = event.visibility.allows(seat, finished=ended)
     if event.type == SAID:
         to = p.get("to") if readable else list(event.visibility.seats)
         whom = "everyone" if to is None else " and ".join(name(s) for s in to if s != writer) or "nobody"

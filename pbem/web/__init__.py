@@ -56,7 +56,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.from_mapping(MAX_CONTENT_LENGTH=MAX_BODY, PBEM_SETTINGS=settings)
     app.config.update(extra)
     app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
-    app.extensions["pbem.instance.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+    app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
 
     env = app.jinja_env
     env.trim_blocks = True

@@ -137,7 +137,7 @@ def close_service(_: BaseException | None = None) -> None:
 
 
 def links() -> Links:
-    found: Links = current_app.extensions["pbem.instance.links"]
+    found: Links = current_app.extensions["pbem.links"]
     return found
 
 

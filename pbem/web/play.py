@@ -192,7 +192,7 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     names = [s["name"] for s in shown["seats"]]
     ended = shown["status"] == "ended"
     receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash, "text": svc.describe_event(rules, e, index, ended, names),
-                "repeats": logbook.repeats(rules, e, index, ended)} for e in (result.events if result else [])]
+                "repeats": logbook.left_out(rules, e, index, ended)} for e in (result.events if result else [])]
     return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
                            next_url=url_for("play.page", token=token),
                            audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])

@@ -86,7 +86,7 @@ def test_pages_draw_london_with_the_river_and_no_internals(played: tuple[Flask, 
     app, service, game_id = played
     client = app.test_client()
     seat = service.show(game_id)["waiting_for"][0]["seat"]
-    token = app.extensions["pbem.instance.links"].play(game_id, seat, service.store.last(game_id)[0])
+    token = app.extensions["pbem.links"].play(game_id, seat, service.store.last(game_id)[0])
     for url in (f"/play/{token}", f"/games/{game_id}", f"/games/{game_id}/replay", f"/games/{game_id}/assumed"):
         page = client.get(url).get_data(as_text=True)
         assert internals(page) == [], (url, internals(page))

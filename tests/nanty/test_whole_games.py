@@ -52,7 +52,7 @@ def test_a_whole_classic_game_through_the_cli(tmp_path: Path) -> None:
 
 def test_a_whole_four_player_game_through_the_play_pages(tmp_path: Path) -> None:
     app = create_app({"instance": tmp_path / "inst", "secret_key": "whole-game-key", "TESTING": True})
-    client, links = app.test_client(), app.extensions["pbem.instance.links"]
+    client, links = app.test_client(), app.extensions["pbem.links"]
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game_id = service.create_game("nanty", PLAYERS, seed="pages").after.game_id

@@ -39,7 +39,7 @@ def service(app: Flask) -> Iterator[Service]:
 
 @pytest.fixture
 def links(app: Flask) -> Links:
-    found: Links = app.extensions["pbem.instance.links"]
+    found: Links = app.extensions["pbem.links"]
     return found
 
 

@@ -115,7 +115,7 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
             seat = sorted(rules.prompts(state.game))[0]
             service.act_as(game_id, seat, pick.choice(rules.legal_actions(state.game, seat)), cause=Cause("cli"))
         seat = int(service.show(game_id)["waiting_for"][0]["seat"])
-        links = app.extensions["pbem.instance.links"]
+        links = app.extensions["pbem.links"]
         token = links.play(game_id, seat, service.store.last(game_id)[0])
 
         browser.go(f"{base}/play/{token}")

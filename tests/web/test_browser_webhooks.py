@@ -46,7 +46,7 @@ def test_a_player_and_the_organiser_add_webhooks_from_their_pages(server: tuple[
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game_id = service.create_game("emerald", PLAYERS, seed="hooks").after.game_id
-        links = app.extensions["pbem.instance.links"]
+        links = app.extensions["pbem.links"]
 
         browser.go(f"{base}/home/{links.make('home', service.player_id(PLAYERS[0].email))}")
         assert "No webhook yet" in browser.text()

@@ -278,7 +278,7 @@ def test_forged_and_foreign_links_are_refused(client: FlaskClient, service: Serv
                                               app: Flask) -> None:
     path = new_game_page(client, service, post)
     assert client.get(path[:-3] + "abc").status_code == 403
-    links = app.extensions["pbem.instance.links"]
+    links = app.extensions["pbem.links"]
     assert client.get(f"/new/{links.make('home', organisers.organiser_id('olive@example.org'))}").status_code == 403
     stranger = links.make("newgame", organisers.organiser_id("mallory@example.org"))  # signed, but never invited
     assert client.get(f"/new/{stranger}").status_code == 403

@@ -141,7 +141,7 @@ def test_players_who_chose_no_zone_read_the_instance_default(tmp_path: Path, hig
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
         game = Game(service.create_game("highdie", [ANN, BEN], seed="tokyo").after.game_id, service,
-                    app.extensions["pbem.instance.links"])
+                    app.extensions["pbem.links"])
         client = app.test_client()
         due = service.deadline_of(game.id, 0)
         assert due is not None
