@@ -44,6 +44,7 @@ ARGS: dict[str, list[str]] = {
     "pbem mail status": [],
     "pbem mail send": [],
     "pbem mail retry": [],
+    "pbem mail dkim-key": [],
     "pbem organiser invite": ["olive@example.org"],
     "pbem muster list": [],
     "pbem muster show": ["muster-3f9a1c22d0"],
