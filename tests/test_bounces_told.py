@@ -2,7 +2,7 @@
 delivery report in a Maildir: the table reads it in the game (by name, never the address), the organiser is mailed,
 the player sees a banner on their pages; a temporary failure does none of it. A new address confirmed by the link
 mailed to it (a forged or expired link changes nothing), or one the organiser gives, makes the mail arrive again,
-and the table is told so."""
+and the table is told so. Two processes telling at once tell each table once."""
 
 from __future__ import annotations
 
@@ -378,3 +378,43 @@ def test_the_words_the_table_reads_hold_no_address(name: str, words: str) -> Non
     assert report is not None and "@" in report.reason
     said = undelivered.public_reason(report.reason)
     assert words in said and "@" not in said and not said.lower().startswith("smtp")
+
+
+class Racing:
+    """The service as a teller sees it, except that another process tells the same tables just after this one
+    looked at a seat (its first look only): the other's command comes between this one's look and its append."""
+
+    def __init__(self, service: Service, other: Service) -> None:
+        self.service, self.other, self.raced = service, other, False
+        outer = self
+
+        class Store:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(service.store, name)
+
+            def query(self, sql: str, params: Any = ()) -> Any:
+                found = service.store.query(sql, params)
+                if sql == undelivered.SEAT_NOW and not outer.raced:
+                    outer.raced = True
+                    assert undelivered.tell(other) == 1
+                return found
+
+        self.store = Store()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.service, name)
+
+
+def test_two_processes_telling_at_once_tell_the_table_once(filed: Instance) -> None:
+    svc = filed.service
+    game = svc.create_game("highdie", [ANN, BEN], seed="c1", organiser=ORG).after.game_id
+    bounces.record(svc.store, ANN.email, bounces.Kind.HARD, "550 5.1.1 no such user")
+    other = Service.open(filed.settings)
+    try:
+        racing = Racing(svc, other)
+        assert undelivered.tell(racing) == 0  # it looked, the other told, its append was refused: it looked again
+        assert racing.raced
+    finally:
+        other.close()
+    assert len(filed.events(game, MAIL_NOT_ARRIVING)) == 1
+    assert svc.store.query("SELECT count(*) AS n FROM outbox WHERE kind = 'not_arriving'")[0]["n"] == 1
