@@ -357,6 +357,36 @@ def test_the_organiser_gives_an_address_at_once_and_the_table_hears_it_arrives(f
     assert len(filed.events(game, MAIL_ARRIVING)) == 1 and filed.events(elsewhere, MAIL_ARRIVING) == []
 
 
+def test_an_address_that_keeps_failing_is_not_told_twice_and_a_mark_cleared_on_the_server_is_told(
+        filed: Instance) -> None:
+    svc, client = filed.service, filed.client()
+    game = svc.create_game("highdie", [ANN, BEN], seed="u1", organiser=ORG).after.game_id
+    other = svc.create_game("highdie", [CY, ANN], seed="u2").after.game_id
+    bounced(filed, ANN.email)
+    for _ in range(int(bounces.THRESHOLD / bounces.HARD_POINTS)):
+        bounced(filed, ANN.email)
+    mark = bounces.status_of(svc.store, ANN.email)
+    assert mark is not None and mark.status is bounces.Status.UNREACHABLE
+    # unreachable is the same news to the table and the organiser: told once, when it first came back
+    assert [len(filed.events(g, MAIL_NOT_ARRIVING)) for g in (game, other)] == [1, 1]
+    assert svc.store.query("SELECT count(*) AS n FROM outbox WHERE kind = 'not_arriving'")[0]["n"] == 1
+    assert "It has come back again and again" in text(client.get(f"/home/{filed.home_token(ANN.email)}"))
+    organise = text(client.get(f"/organise/{filed.links.make('organiser', game)}"))
+    assert "<strong>Ann</strong>: 550 5.1.1: no such user" in organise and "it came back again and again" in organise
+    # the operator clears the mark (the mailbox works again): the next run tells every table, and nobody else
+    bounces.reset(svc.store, ANN.email)
+    assert undelivered.tell(svc) == 2
+    for game_id, seat in ((game, 0), (other, 1)):
+        [arriving] = filed.events(game_id, MAIL_ARRIVING)
+        assert arriving.payload == {"seat": seat, "how": "cleared"} and arriving.actor == SYSTEM
+    assert "Ann's mail is arriving again" in [line["text"] for line in svc.log(game, BEN.email)]
+    assert not svc.store.query("SELECT 1 FROM mail_told")
+    assert svc.store.query("SELECT count(*) AS n FROM outbox WHERE kind = 'not_arriving'")[0]["n"] == 1
+    assert "Your mail is not arriving" not in text(client.get(f"/play/{filed.play_token(game, 0)}"))
+    assert "Mail that is not arriving" not in text(client.get(f"/organise/{filed.links.make('organiser', game)}"))
+    assert undelivered.tell(svc) == 0
+
+
 def test_a_seat_given_to_another_player_is_not_told_its_old_mail_arrives(filed: Instance) -> None:
     from events.handling import Cause
     svc = filed.service
