@@ -13,6 +13,7 @@ from cli.common import (load_settings as _settings, open_service, print_json as 
                         stop_on_sigterm)
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
+from cli.players import player
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
 from cli.seats import COMMANDS as SEAT_COMMANDS, seat_lines, seat_options
@@ -415,6 +416,7 @@ cli.add_command(mail)
 for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
 cli.add_command(webhook)
+cli.add_command(player)
 
 
 @cli.command("demo")

@@ -30,7 +30,8 @@ from events.store import StoreUnavailable
 from pbem.organising import muster
 from pbem.instance.config import Settings, is_postgres
 from pbem.post.mail import dkim_signing
-from pbem.post.mail.dispatch import dispatch, lease_for, prune, sender_store
+from pbem.post import undelivered
+from pbem.post.mail.dispatch import DispatchReport, dispatch, lease_for, prune, sender_store
 from pbem.post.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.table import seatlife
 from pbem.post.people import digests_due, next_digest
@@ -135,16 +136,12 @@ class Jobs:
             composed = service.write_owed_mail()  # the mails of the moves made on the web pages since the last run
             if composed:
                 log.info("mail: %d owed mails composed", composed)
-            sender = sender_store(service.store)
-            try:
-                report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
-                                  max_attempts=int(self.settings["mail_max_attempts"]),
-                                  retry_seconds=float(self.settings["mail_retry_seconds"]),
-                                  lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
-                                                              float(self.settings["webhook_timeout"]))),
-                                  poster=Poster.of(self.settings), stopping=self.stopping.is_set)
-            finally:
-                sender.close()
+            report = self._dispatch(service)
+            # an address refused at send time: its tables are told now, and their organisers' mails go at once
+            if undelivered.tell(service) and not self.stopping.is_set():
+                again = self._dispatch(service)
+                report = DispatchReport(report.sent + again.sent, report.retried + again.retried,
+                                        report.failed + again.failed, report.lost + again.lost)
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
         if pruned:
             log.info("mail: the bodies of %d mails sent over %s days ago dropped", pruned,
@@ -152,6 +149,18 @@ class Jobs:
         if report.sent or report.retried or report.failed or report.lost:
             log.info("mail: %d sent, %d to retry, %d failed%s", report.sent, report.retried, report.failed,
                      f", {report.lost} taken over by another sender" if report.lost else "")
+
+    def _dispatch(self, service: Service) -> DispatchReport:
+        sender = sender_store(service.store)
+        try:
+            return dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
+                            max_attempts=int(self.settings["mail_max_attempts"]),
+                            retry_seconds=float(self.settings["mail_retry_seconds"]),
+                            lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                        float(self.settings["webhook_timeout"]))),
+                            poster=Poster.of(self.settings), stopping=self.stopping.is_set)
+        finally:
+            sender.close()
 
     def deadlines(self, now: datetime | None = None) -> None:
         now = now or datetime.now(timezone.utc)

@@ -71,9 +71,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 
-    from pbem.web import (api, dev, games, home, muster, newgame, organise, play, proof, say, seats, undo,
+    from pbem.web import (address, api, dev, games, home, muster, newgame, organise, play, proof, say, seats, undo,
                           unsubscribe)
-    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, newgame, muster, seats):
+    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, newgame, muster, seats,
+                   address):
         app.register_blueprint(module.bp)
 
     app.teardown_appcontext(close_service)

@@ -9,7 +9,7 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause
 from pbem.table import away, reliability
 from pbem.table.autopilot import status
-from pbem.post import webhooks
+from pbem.post import new_address, undelivered, webhooks
 from pbem.errors import NotFound
 from pbem.post.people import MailSettingError, chosen_zone, mail_settings_of, set_mail, set_zone
 from pbem.instance.times import ZoneError, zone_names
@@ -42,12 +42,15 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
               "first": (number - 1) * HOME_PAGE + 1, "last": (number - 1) * HOME_PAGE + len(games),
               "older": url_for("home.page", token=token, page=number + 1) if number < pages else None,
               "newer": url_for("home.page", token=token, page=number - 1) if number > 1 else None}
+    email = str(emails[0]["email"]) if emails else ""
+    trouble = undelivered.trouble_of(svc.store, email) if email else None
     chosen = chosen_zone(svc.store, player_id)
     default = str(settings()["timezone"])
     shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
                             tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
                             mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused,
-                            seats=panel(player_id),
+                            seats=panel(player_id), mail_trouble={**trouble, "here": True} if trouble else None,
+                            address={"email": email, "waiting": new_address.waiting(svc.store, player_id)},
                             hooks=webhooks.owned(svc.store, "player", str(emails[0]["email"])) if emails else [],
                             hook_for="player", hook_secret=secret, hook_add=url_for("home.add_webhook", token=token),
                             hook_remove=url_for("home.remove_webhook", token=token))

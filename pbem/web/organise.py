@@ -16,7 +16,7 @@ from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
 from pbem.proof import logbook
 from pbem.table import seatlife
-from pbem.post import webhooks
+from pbem.post import undelivered, webhooks
 from pbem.table.autopilot import organiser_of
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
@@ -47,6 +47,7 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
                             refusal=refusal, asked=found.to_json(names) if found else None,
                             moves=logbook.undo_moves(svc, state, found, None) if found else [],
                             seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id),
+                            not_arriving=undelivered.seats_of(svc.store, game_id),
                             hooks=webhooks.owned(svc.store, "game", game_id), hook_for="game", hook_secret=secret,
                             hook_add=url_for("organise.add_webhook", token=token),
                             hook_remove=url_for("organise.remove_webhook", token=token))

@@ -20,6 +20,7 @@ from pbem.table.delivery import STANDING_ANSWERS
 from pbem.games.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
 from pbem.table import autopilot
+from pbem.post import undelivered
 from pbem.proof import logbook
 from pbem.table.talk import TALK_TYPES
 from pbem.table.undo_requests import MAX_REASON
@@ -120,7 +121,14 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "status": 200, "title": "", "message": None, "notice": None,
         "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],
         "seat_state": autopilot.status(svc.store, game_id, index),
+        "mail_trouble": mail_trouble(seat.email),
     }
+
+
+def mail_trouble(email: str) -> dict[str, Any] | None:
+    """The banner of a player whose mail comes back (``pbem.post.undelivered``), with the way to their games page."""
+    found = undelivered.trouble_of(service().store, email)
+    return {**found, "here": False, "home_url": url_for("home.page", token=home_token(email))} if found else None
 
 
 def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageError:
