@@ -18,7 +18,7 @@ from pbem.instance.database import Store, open_store
 from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
-from pbem.organising import muster, organisers
+from pbem.organising import muster, organisers, positions
 from pbem.post import owed_mail, people, reminders, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
@@ -114,7 +114,7 @@ class Service:
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = Cause("cli"), game_id: str | None = None,
-                    organiser: str | None = None) -> CommandResult:
+                    organiser: str | None = None, position: Mapping[str, Any] | None = None) -> CommandResult:
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
@@ -131,7 +131,11 @@ class Service:
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
-                                  hooks=WithSeats())
+                                  hooks=WithSeats(), position=position)
+
+    def position(self, game_id: str, at: int | None = None) -> str:
+        """The whole position after event ``at`` as TOML, every secret in it (``pbem.organising.positions``)."""
+        return positions.written(self, game_id, at)
 
     def act(self, game_id: str, email: str, command: str | Action, *, cause: Cause,
             expected_seq: int | None = None) -> CommandResult:

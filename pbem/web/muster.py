@@ -40,6 +40,8 @@ def described(found: muster.Muster) -> list[tuple[str, str]]:
     words += organisers.policy_described(found.options)
     if found.data_override:
         words.append(("Game data", "corrected by the organiser (a data override file)"))
+    if found.position is not None:
+        words.append(("Start", "From a position the organiser set up, not from a new deal"))
     return words
 
 

@@ -19,6 +19,7 @@ from events.store import ConcurrencyError
 from pbem.table.delivery import STANDING_ANSWERS
 from pbem.games.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
+from pbem.organising import organisers
 from pbem.table import autopilot
 from pbem.post import undelivered
 from pbem.proof import logbook
@@ -122,6 +123,7 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],
         "seat_state": autopilot.status(svc.store, game_id, index),
         "mail_trouble": mail_trouble(seat.email),
+        "played_under": organisers.played_under(shown["game_type"], svc.load(game_id).config.options),
     }
 
 
