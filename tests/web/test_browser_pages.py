@@ -123,9 +123,9 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
         assert "it is your move" in page and "Since your last turn" in page
         assert "Place cubes" in page and "Discard cards" in page and "Show the 31 choices" in page
 
-        # a city on the board is clicked: its choices come first, the rest folded
+        # a city of the board is clicked (its name on its card): its choices come first, the rest folded
         browser.resize(1280, 900)
-        browser.click(browser.find("figure.board svg a"))
+        browser.click(browser.find(".emerald-board ul.places h4 a"))
         focused = check_page(browser, shots, "focus")[375]
         assert "Your choices with" in focused and "All your choices" in focused
         browser.go(f"{base}/play/{token}")
