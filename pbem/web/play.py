@@ -157,6 +157,7 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
     game_id, index = seat.claims.game_id, seat.claims.seat
     current = service().store.last(game_id)[0]
     token = links().play(game_id, index, current)
+    game = service().show_seat(game_id, index)
     said = (f"The game moved on while you were deciding: it is at move {current} now, and what you sent was "
             "made for an earlier move." if meanwhile else
             f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since.")
@@ -165,7 +166,8 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
         f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
-         "game": service().show_seat(game_id, index), "name": seat.name, "tz": reader_zone(seat.email)},
+         "game": game, "board": board_template(game["game_type"]), "name": seat.name,
+         "tz": reader_zone(seat.email)},
         template="web/stale.html")
 
 

@@ -6,7 +6,7 @@ under 11 CSS pixels (SVG text at its size scaled by the drawing, other text at i
 first choice, or the link to the choices, is within the first 800 pixels; the page does not scroll sideways; axe-core
 finds no violation of WCAG 2.1 A and AA. Then the player clicks the thing on the board: the one choice left is
 selected, the preview says it, and the move is confirmed. The other pages a player reads (the preview, the receipt,
-the replay, an event's audit, their home page) are checked the same way for sideways scrolling. A screenshot of
+the replay, an event's audit, the page of an outdated link, their home page) are checked the same way for sideways scrolling. A screenshot of
 every page at both widths goes to the test's temporary folder (or ``$PBEM_SCREENSHOTS``).
 """
 
@@ -129,13 +129,16 @@ def test_a_move_on_a_phone_and_at_a_desk(game: str, server: tuple[str, Any], bro
             browser.go(url)
             assert "Not available" not in browser.text(), name
             check(browser, shots, f"{game}-{name}")
+        browser.go(f"{base}/play/{token}")  # the link of the mail before the move: the game moved on since
+        assert "Nothing was changed" in browser.text()
+        check(browser, shots, f"{game}-stale")
         home = links.make("home", service.player_id(email))
         browser.go(f"{base}/home/{home}")
         check(browser, shots, f"{game}-home")
         assert browser.axe() == [], f"{game} home"
     finally:
         service.close()
-    for name in ("play", "focus", "preview", "done", "replay", "audit", "home"):
+    for name in ("play", "focus", "preview", "done", "replay", "audit", "stale", "home"):
         for width, _ in WIDTHS:
             assert (shots / f"{game}-{name}-{width}.png").stat().st_size > 5_000
 
