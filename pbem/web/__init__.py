@@ -25,6 +25,7 @@ from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError, StoreUnavailable
 from pbem.errors import GameDamaged
+from pbem.web import zones
 from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -32,9 +33,10 @@ MAX_BODY = 64 * 1024
 
 log = logging.getLogger(__name__)
 
-# The pages carry no script and load nothing from elsewhere.
+# The pages load nothing from elsewhere and run one script of their own: the home page's offer of the browser's
+# time zone (``pbem.web.zones``), allowed by its hash; every page works without it.
 CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
-       "base-uri 'none'; frame-ancestors 'none'")
+       f"script-src '{zones.SCRIPT_HASH}'; base-uri 'none'; frame-ancestors 'none'")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -64,7 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.undefined = jinja2.StrictUndefined
     env.filters["label"] = lambda key: str(key).replace("_", " ")
     env.filters["utc"] = reader_time  # the reader's zone (``tz``) and UTC
-    env.filters["utc_only"] = utc     # the record: the log's lines
+    env.filters["utc_only"] = utc     # the record: the proof pages' lines
+    env.filters["local"] = zones.local_time  # a time in a few words in the reader's zone (the footer names it)
     env.filters["columns"] = columns
     env.globals["present"] = present
     env.globals["board_svg"] = board_svg

@@ -12,7 +12,8 @@ from pbem.table.autopilot import status
 from pbem.post import new_address, undelivered, webhooks
 from pbem.errors import NotFound
 from pbem.post.people import MailSettingError, chosen_zone, mail_settings_of, set_mail, set_zone
-from pbem.instance.times import ZoneError, zone_names
+from pbem.instance.times import ZoneError
+from pbem.web import zones
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
 bp = Blueprint("home", __name__, url_prefix="/home")
@@ -47,7 +48,8 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
     chosen = chosen_zone(svc.store, player_id)
     default = str(settings()["timezone"])
     shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
-                            tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
+                            tz=chosen or default, chosen=chosen, default_zone=default,
+                            zones=zones.choices(chosen or default), zone_script=zones.BROWSER_ZONE_SCRIPT,
                             mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused,
                             seats=panel(player_id), mail_trouble={**trouble, "here": True} if trouble else None,
                             address={"email": email, "waiting": new_address.waiting(svc.store, player_id)},
@@ -68,8 +70,8 @@ def timezone(token: str) -> Any:
     """Set the player's time zone: every page and later mail they read shows times in it (and in UTC)."""
     claims = read_token("home", token)
     check_csrf(token, request.form.get("csrf"))
-    try:
-        zone = set_zone(service().store, claims.subject, request.form.get("timezone"))
+    try:  # the browser's zone when its button was pressed (the page offers it when scripts run), else the list's
+        zone = set_zone(service().store, claims.subject, request.form.get("browser_zone") or request.form.get("timezone"))
     except ZoneError as err:
         return render(token, claims.subject, status=400, refusal=f"{err}.")
     except LookupError:

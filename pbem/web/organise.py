@@ -21,7 +21,7 @@ from pbem.table.autopilot import organiser_of
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
-                             read_token, service, settings)
+                             read_token, reader_zone, service, settings)
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 
@@ -41,13 +41,16 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
     state = svc.load(game_id)
     names = [s.name for s in state.config.seats]
     found = svc.undo_request(game_id)
+    organiser = organiser_of(svc.store, game_id)
     shown = render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
                             moves=logbook.undo_moves(svc, state, found, None) if found else [],
-                            seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id),
+                            seats=seatlife.seats_of(svc, game_id), organiser=organiser,
                             not_arriving=undelivered.seats_of(svc.store, game_id),
+                            tz=reader_zone(organiser) if organiser else str(settings()["timezone"]),
+                            board_url=url_for("games.page", game_id=game_id),
                             hooks=webhooks.owned(svc.store, "game", game_id), hook_for="game", hook_secret=secret,
                             hook_add=url_for("organise.add_webhook", token=token),
                             hook_remove=url_for("organise.remove_webhook", token=token))
