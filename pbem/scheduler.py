@@ -30,7 +30,7 @@ from events.store import StoreUnavailable
 from pbem.organising import muster
 from pbem.instance.config import Settings, is_postgres
 from pbem.post.mail import dkim_signing
-from pbem.post.mail.dispatch import dispatch, lease_for, prune, sender_store
+from pbem.post.mail.dispatch import DispatchReport, dispatch, lease_for, prune, sender_store
 from pbem.post.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.table import seatlife
 from pbem.post.people import digests_due, next_digest
@@ -130,19 +130,25 @@ class Jobs:
             log.warning("scheduler: %s; the next run tries again", err)
 
 
-    def send_mail(self) -> None:
+    def send_mail(self, every: bool = False) -> None:
+        """Compose the owed mails and send a batch of the due ones (``every``: batch after batch, until none is due:
+        ``pbem mail send``; the worker's next run sends the next batch)."""
+        report, pruned = DispatchReport(), 0
         with self.service() as service:
             composed = service.write_owed_mail()  # the mails of the moves made on the web pages since the last run
             if composed:
                 log.info("mail: %d owed mails composed", composed)
             sender = sender_store(service.store)
             try:
-                report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
-                                  max_attempts=int(self.settings["mail_max_attempts"]),
-                                  retry_seconds=float(self.settings["mail_retry_seconds"]),
-                                  lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
-                                                              float(self.settings["webhook_timeout"]))),
-                                  poster=Poster.of(self.settings), stopping=self.stopping.is_set)
+                while True:
+                    report.add(dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
+                                        max_attempts=int(self.settings["mail_max_attempts"]),
+                                        retry_seconds=float(self.settings["mail_retry_seconds"]),
+                                        lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                                    float(self.settings["webhook_timeout"]))),
+                                        poster=Poster.of(self.settings), stopping=self.stopping.is_set))
+                    if not (every and report.full) or self.stopping.is_set():
+                        break
             finally:
                 sender.close()
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
