@@ -88,7 +88,7 @@ def check_days(text: str) -> int:
 
     :raises ServiceError: anything else.
     """
-    days = text.strip()
+    days = text  # digits only: " 14 " is refused as "x" is
     if not days.isascii() or not days.isdigit() or len(days) > 3 or not 0 <= int(days) <= 365:
         raise ServiceError(f"an allowance is a whole number of days from 0 to 365 (such as {DEFAULT_DAYS}), "
                            f"not {days!r}")

@@ -60,17 +60,18 @@ def number(value: Any, name: str, what: str = "a whole number, like 12") -> int:
 
 
 def optional_number(value: Any, name: str, what: str = "a whole number, like 12") -> int | None:
-    """``number``, or None when the value is absent or blank."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+    """``number``, or None when the value is absent or empty (``" 7 "`` is neither: it is refused as ``number``
+    refuses it)."""
+    if value is None or value == "":
         return None
-    return number(value.strip() if isinstance(value, str) else value, name, what)
+    return number(value, name, what)
 
 
 def decimal(value: Any, name: str, what: str) -> float:
-    """A decimal from a request (``24``, ``1.5``): ASCII digits and one point, else a 400."""
-    if not isinstance(value, str) or not DECIMAL.fullmatch(value.strip()):
+    """A decimal from a request (``24``, ``1.5``): ASCII digits and one point, nothing around them, else a 400."""
+    if not isinstance(value, str) or not DECIMAL.fullmatch(value):
         raise PageError(400, "Not a number", f"{name} must be {what}. Nothing was changed.", "bad_field")
-    return float(value.strip())
+    return float(value)
 
 
 def posted_seq(required: bool = True) -> int | None:
