@@ -146,6 +146,7 @@ class Service:
                expected_seq: int | None = None) -> CommandResult:
         """Apply a text command or a structured action for a seat (a link names the seat, not the email)."""
         state = self.load(game_id)
+        self.kernel.check_expected(game_id, expected_seq, state.seq)  # a lost race is stale before the text is read
         rules = self.kernel.rules(state)
         if isinstance(command, str):
             action = rules.parse(state.game, command)

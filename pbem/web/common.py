@@ -85,6 +85,17 @@ def posted_seq(required: bool = True) -> int | None:
     return number(value, "seq", "the move number the page showed")
 
 
+def recorded_since(game_id: str, seq: int | None) -> bool:
+    """Whether anything was recorded in the game after event ``seq``, the move the page of a refused write showed.
+
+    A write is refused on the game as it stands when it is decided; if another write came in after the page, the
+    refusal may be that write's doing (a second undo through one link, an answer after the request closed, an
+    action no longer legal), so it is answered as the lost race it is: 409 and the game as it is now. A refusal of
+    a write made from the current page is the write's own: 400 or 422.
+    """
+    return seq is not None and service().store.last(game_id)[0] > seq
+
+
 def moved_on_meanwhile(current_seq: int | None = None) -> PageError:
     """A write that lost to another: the game moved on between the page and the POST."""
     return PageError(409, "The game moved on", "The game moved on while you were deciding: something was recorded "
