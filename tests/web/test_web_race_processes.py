@@ -21,6 +21,7 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -31,6 +32,7 @@ from events.handling import Cause
 from events.schema import ACTIONS_UNDONE
 from pbem.instance.links import Links
 from pbem.service import Service
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_STARTED
 from web.conftest import ANN, BEN
 
 SCRIPT = Path(__file__).with_name("serve_highdie.py")
@@ -220,6 +222,43 @@ def test_a_move_standing_orders_and_organiser_records_at_once_give_no_server_err
         service.close()
     print(f"\nmixed race: {rounds} rounds, {dict(sorted(seen.items()))}")
     assert rounds >= 2
+
+
+def test_eight_declarations_of_one_absence_at_once_record_one_and_the_allowance_holds(
+        servers: Servers, highdie_registered: None) -> None:
+    """Ann declares the same 40-day absence eight times at once, four through each server: one is recorded, it
+    stops her clock for the game's 14 days and no more; each of the other seven either came after it and is refused
+    (400: it overlaps the one recorded) or passed its check before it and lost the race at its append (409: checked
+    again on what came first)."""
+    service = servers.service()
+    seen: Counter[int] = Counter()
+    began, rounds = time.time(), 0
+    try:
+        while rounds < ROUNDS and time.time() - began < SECONDS:
+            game = service.create_game("highdie", [ANN, BEN], seed=f"race-away-{rounds}").after.game_id
+            due = _due(service, game, 0)
+            token = servers.links.play(game, 0, service.store.last(game)[0])
+            today = datetime.now(timezone.utc).date()
+            body = {"from": today.isoformat(), "until": (today + timedelta(days=40)).isoformat()}
+            statuses = race([(port, f"/api/play/{token}/away", body) for port in servers.ports for _ in range(4)],
+                            as_json=True)
+            events = service.store.read(game)
+            assert [e.type for e in events].count(ABSENCE_DECLARED) == 1, statuses
+            assert [e.type for e in events].count(ABSENCE_STARTED) == 1
+            assert _due(service, game, 0) - due == timedelta(days=14)  # the allowance, to the second
+            assert statuses.count(200) == 1 and set(statuses) <= {200, 400, 409}, statuses
+            seen.update(statuses)
+            rounds += 1
+            assert service.verify(game).ok
+    finally:
+        service.close()
+    print(f"\nabsence race: {rounds} rounds, statuses {dict(seen)}")
+    assert rounds >= 3
+
+
+def _due(service: Service, game: str, seat: int) -> datetime:
+    rows = service.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game, seat))
+    return datetime.fromisoformat(rows[0]["due_at"])
 
 
 def test_every_write_that_loses_a_race_answers_409(servers: Servers, highdie_registered: None) -> None:
