@@ -18,6 +18,7 @@ from pbem.instance.links import ExpiredLink, LinkError, Links, PlayClaims
 from pbem.instance.times import zone_of
 from pbem.errors import LinkRefused, NoSuchSeat, NotFound
 from pbem.service import Service, ServiceError
+from pbem.web.damage import Chains
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 MAX_COMMAND = 1000
@@ -174,12 +175,24 @@ def read_token(purpose: str, token: str) -> Any:
         raise link_refused(err) from None
 
 
-def check_game(game_id: str) -> int:
-    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one); its last seq."""
-    seq = 0 if not GAME_ID.match(game_id or "") or is_muster(game_id) else service().store.last(game_id)[0]
-    if seq == 0:
+def check_game(game_id: str, whole: bool = True) -> int:
+    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one); its last seq.
+
+    With ``whole`` (every page but the game's verification) a game whose record is damaged is refused too
+    (``pbem.web.damage``: ``GameDamaged``, a 503).
+    """
+    last = (0, "") if not GAME_ID.match(game_id or "") or is_muster(game_id) else service().store.last(game_id)
+    if last[0] == 0:
         raise PageError(404, "No such game", f"There is no game {game_id!r} on this server.", "unknown_game")
-    return seq
+    g.pbem_game = game_id  # a page that fails on it is diagnosed before it is called a server error
+    if whole:
+        chains().check(service(), game_id, last)
+    return last[0]
+
+
+def chains() -> Chains:
+    found: Chains = current_app.extensions["pbem.chains"]
+    return found
 
 
 @dataclass(frozen=True)
@@ -197,6 +210,8 @@ def read_play(token: str) -> Seat:
     claims: PlayClaims = read_token("play", token)
     if not GAME_ID.match(claims.game_id or "") or is_muster(claims.game_id):
         raise PageError(404, "No such game", f"There is no game {claims.game_id!r} on this server.", "unknown_game")
+    g.pbem_game = claims.game_id
+    chains().check(service(), claims.game_id)
     try:
         found = service().link_seat(claims.game_id, claims.seat, claims.seq)
     except NoSuchSeat as err:
