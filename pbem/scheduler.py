@@ -131,17 +131,18 @@ class Jobs:
             log.warning("scheduler: %s; the next run tries again", err)
 
 
-    def send_mail(self) -> None:
+    def send_mail(self, every: bool = False) -> None:
+        """Compose the owed mails and send a batch of the due ones (``every``: batch after batch, until none is due:
+        ``pbem mail send``; the worker's next run sends the next batch)."""
+        report, pruned = DispatchReport(), 0
         with self.service() as service:
             composed = service.write_owed_mail()  # the mails of the moves made on the web pages since the last run
             if composed:
                 log.info("mail: %d owed mails composed", composed)
-            report = self._dispatch(service)
+            self._dispatch(service, report, every)
             # an address refused at send time: its tables are told now, and their organisers' mails go at once
             if undelivered.tell(service) and not self.stopping.is_set():
-                again = self._dispatch(service)
-                report = DispatchReport(report.sent + again.sent, report.retried + again.retried,
-                                        report.failed + again.failed, report.lost + again.lost)
+                self._dispatch(service, report, every)
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
         if pruned:
             log.info("mail: the bodies of %d mails sent over %s days ago dropped", pruned,
@@ -150,15 +151,19 @@ class Jobs:
             log.info("mail: %d sent, %d to retry, %d failed%s", report.sent, report.retried, report.failed,
                      f", {report.lost} taken over by another sender" if report.lost else "")
 
-    def _dispatch(self, service: Service) -> DispatchReport:
+    def _dispatch(self, service: Service, report: DispatchReport, every: bool) -> None:
+        """Send a batch of the due mails into ``report`` (``every``: batch after batch, until none is due)."""
         sender = sender_store(service.store)
         try:
-            return dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
-                            max_attempts=int(self.settings["mail_max_attempts"]),
-                            retry_seconds=float(self.settings["mail_retry_seconds"]),
-                            lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
-                                                        float(self.settings["webhook_timeout"]))),
-                            poster=Poster.of(self.settings), stopping=self.stopping.is_set)
+            while True:
+                report.add(dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
+                                    max_attempts=int(self.settings["mail_max_attempts"]),
+                                    retry_seconds=float(self.settings["mail_retry_seconds"]),
+                                    lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                                float(self.settings["webhook_timeout"]))),
+                                    poster=Poster.of(self.settings), stopping=self.stopping.is_set))
+                if not (every and report.full) or self.stopping.is_set():
+                    break
         finally:
             sender.close()
 

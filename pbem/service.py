@@ -150,6 +150,7 @@ class Service:
                expected_seq: int | None = None) -> CommandResult:
         """Apply a text command or a structured action for a seat (a link names the seat, not the email)."""
         state = self.load(game_id)
+        self.kernel.check_expected(game_id, expected_seq, state.seq)  # a lost race is stale before the text is read
         rules = self.kernel.rules(state)
         if isinstance(command, str):
             action = rules.parse(state.game, command)
@@ -378,8 +379,12 @@ class Service:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
-        return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
-                            witnesses=witnesses, command_check=seatlife.check_command)
+        try:
+            secret: str | None = self.kernel.seed(game_id)
+        except LookupError:  # the server's seed is gone: what it hid cannot be opened, and the report says where
+            secret = None
+        return audit.verify_stored(self.kernel.replayer, self.store, game_id, secret=secret,
+                                   witnesses=witnesses, command_check=seatlife.check_command)
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
               email: str | None = None) -> dict[str, Any]:

@@ -140,10 +140,10 @@ def seat_policy(vacation: str | None, days: str | None, after: str | None) -> di
     if vacation is not None:
         if vacation not in dict(VACATIONS):
             raise ServiceError("when a player is away: choose one of the policies offered")
-        policy = f"allowance:{(days or '').strip()[:10]}" if vacation == "allowance" else vacation
+        policy = f"allowance:{(days or '')[:10]}" if vacation == "allowance" else vacation
     count: Any = None
-    if after is not None:
-        count = after.strip()[:10]
+    if after is not None:  # digits only, as every number a request carries: " 3 " is refused as "x" is
+        count = after[:10]
         count = int(count) if count.isascii() and count.isdigit() else count
     return seatlife.options(policy, count)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import jinja2
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, g, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from pbem.instance import config
@@ -26,7 +26,8 @@ from events.replay import CorruptLog
 from events.store import ConcurrencyError, StoreUnavailable
 from pbem.errors import GameDamaged
 from pbem.web import zones
-from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile
+from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile, service
+from pbem.web.damage import Chains, diagnose
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 MAX_BODY = 64 * 1024
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(extra)
     app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
     app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+    app.extensions["pbem.chains"] = Chains()  # the games whose record this process checked (pbem.web.damage)
 
     env = app.jinja_env
     env.trim_blocks = True
@@ -145,6 +147,10 @@ def unavailable(err: StoreUnavailable) -> Any:
 
 
 def unexpected_error(err: Exception) -> Any:
+    damage = _diagnosed()
+    if damage is not None:
+        log.warning("%s %s failed on a damaged game: %s", request.method, redact(request.path), damage)
+        return damaged(damage)
     log.exception("unexpected error on %s %s", request.method, redact(request.path))
     if request.path.startswith("/api/"):
         from flask import jsonify
@@ -152,3 +158,15 @@ def unexpected_error(err: Exception) -> Any:
     return render_template("web/error.html", status=500, title="Server error",
                            message="Something went wrong on the server; it was logged. Nothing you did caused "
                                    "this; try again later."), 500
+
+
+def _diagnosed() -> GameDamaged | None:
+    """The damage of the game the failed request was about, if its record or its rows are damaged."""
+    game_id = g.get("pbem_game")
+    if not game_id:
+        return None
+    try:
+        return diagnose(service(), game_id)
+    except Exception:  # the diagnosis failed too: the error stands as it is, and is logged as one
+        log.warning("the game %s of a failed request could not be checked", game_id, exc_info=True)
+        return None

@@ -93,6 +93,8 @@ def act(token: str) -> Any:
         match = next((entry for entry in legal if entry["action"] == command
                       and json.dumps(entry["action"], sort_keys=True) == json.dumps(command, sort_keys=True)), None)
         if match is None:
+            if svc.kernel.moved_on(game_id, seat.claims.seq):  # legal at the link's move, maybe: a lost race
+                raise stale_page(seat, api=True, meanwhile=True)
             raise PageError(422, "Not allowed now", "that action is not legal now; legal_actions lists what is",
                             "illegal_command", {"legal": [entry["text"] for entry in legal]})
         command = match["action"]
@@ -102,6 +104,8 @@ def act(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         raise stale_page(seat, api=True, meanwhile=True) from None
     except (ActionError, ServiceError) as err:
+        if svc.kernel.moved_on(game_id, seat.claims.seq):  # refused on a move that came first: a lost race
+            raise stale_page(seat, api=True, meanwhile=True) from None
         refusal = action_refused(err)
         if refusal.status == 422:
             refusal.extra["legal"] = [entry["text"] for entry in svc.legal(game_id, seat.email)]

@@ -21,7 +21,7 @@ from pbem.table.autopilot import organiser_of
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
-                             read_token, reader_zone, service, settings)
+                             read_token, reader_zone, recorded_since, service, settings)
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 
@@ -118,6 +118,8 @@ def add_webhook(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         return page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
+        if recorded_since(game_id, seq):  # refused for what came in after the page (the game ended): a lost race
+            return page(token, game_id, refusal=moved_on_meanwhile())
         return page(token, game_id, refusal=PageError(400, "Webhook not added", f"{err}. Nothing was changed."))
     hook = added.webhook
     return page(token, game_id, f"The game's public news is now posted to the {webhooks.KIND_NAMES[hook['kind']]} "
@@ -135,5 +137,7 @@ def remove_webhook(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         return page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
+        if recorded_since(game_id, seq):  # removed meanwhile by another page: a lost race
+            return page(token, game_id, refusal=moved_on_meanwhile())
         return page(token, game_id, refusal=PageError(404, "No such webhook", f"{err}. Nothing was changed."))
     return page(token, game_id, "The webhook is removed: nothing more is posted to it.")

@@ -26,7 +26,7 @@ from pbem.proof import logbook
 from pbem.table.talk import NOTE_KEPT, TALK_TYPES
 from pbem.table.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text, home_token,
-                             links, posted_seq, read_play, reader_zone, service)
+                             links, posted_seq, read_play, reader_zone, recorded_since, service)
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -182,8 +182,11 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
 
 
 def refuse_on_page(token: str, seat: Seat, err: Refusal) -> PageError:
-    """A refused command: the play page again, with the reason on top (or the stale page)."""
-    if isinstance(err, (StaleCommand, ConcurrencyError)):
+    """A refused command: the play page again, with the reason on top; or the stale page, for a write that lost
+    the race (refused after anything was recorded since the page: ``pbem.web.common.recorded_since``)."""
+    shown = posted_seq(required=False)
+    if isinstance(err, (StaleCommand, ConcurrencyError)) or \
+            recorded_since(seat.claims.game_id, seat.claims.seq if shown is None else shown):
         return stale_page(seat, meanwhile=True)
     refusal = action_refused(err)
     context = page_context(token, seat)

@@ -91,7 +91,7 @@ def test_a_move_on_a_phone_and_at_a_desk(game: str, server: tuple[str, Any], bro
         shown, legal = service.show(game_id, email), service.legal(game_id, email)
         ones = [key for key, n in picks(game, shown["view"], legal).items() if n == 1]
         key = sorted(ones, key=lambda k: k.startswith("card:"))[0]  # a thing on the board rather than a card
-        links = app.extensions["pbem.instance.links"]
+        links = app.extensions["pbem.links"]
         token = links.play(game_id, seat, service.store.last(game_id)[0])
 
         browser.go(f"{base}/play/{token}")
@@ -157,7 +157,7 @@ def test_the_home_page_offers_the_browsers_time_zone_and_every_page_then_reads_i
     try:
         game_id, seat = played(service, "nanty")
         email = PLAYERS[seat].email
-        links = app.extensions["pbem.instance.links"]
+        links = app.extensions["pbem.links"]
         browser.go(f"{base}/home/{links.make('home', service.player_id(email))}")
         assert "times are in UTC" in browser.text("footer")
         offer = browser.find("#tz-browser")
