@@ -29,6 +29,8 @@ ARGS: dict[str, list[str]] = {
     "pbem game undo": ["3f9a1c22d0", "--as", "a@example.org"],
     "pbem game undo-answer": ["3f9a1c22d0", "5be2c0a1d4", "approve", "--as", "a@example.org"],
     "pbem game log": ["3f9a1c22d0"],
+    "pbem game position": ["3f9a1c22d0", "--at", "5"],
+    "pbem player show": ["a@example.org"],
     "pbem game replay": ["3f9a1c22d0"],
     "pbem game export": ["3f9a1c22d0"],
     "pbem game import": ["RECORD"],

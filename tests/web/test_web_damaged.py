@@ -34,7 +34,7 @@ Damage = Callable[[Service, str, int], None]
 PLAY = {"play.page", "api.play", "proof.player_replay", "proof.player_audit", "seats.api_seats"}
 ORGANISER = {"organise.show", "proof.organiser_audit"}
 NOT_A_GAMES = {"home.page", "newgame.new", "muster.invitation", "muster.organiser_page", "api.muster_of",
-               "api.invitation", "dev.mail", "dev.mail_html"}
+               "api.invitation", "api.new_game_offer", "address.show", "dev.mail", "dev.mail_html"}
 
 
 def _edit(column: str, change: Callable[[Any], Any]) -> Damage:
