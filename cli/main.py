@@ -78,6 +78,9 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.argument("game_type")
 @click.option("--player", "players", multiple=True, required=True,
               help="A player's email, or 'Name <email>'; once per seat, in seat order.")
+@click.option("--title", default=None,
+              help="The game's name, as mail subjects give it (default: the game and its players, e.g. "
+                   "'Emerald with Alice, Bob and Carol').")
 @click.option("--seed", default=None, help="Secret seed (default: random). Only for tests and demos.")
 @click.option("--option", "options", multiple=True, help="Game option KEY=VALUE (VALUE read as JSON if it can be).")
 @click.option("--data", "data_file", type=click.File("r", encoding="utf-8"), default=None,
@@ -88,12 +91,12 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--autopilot-after", type=int, default=None,
               help="Missed deadlines in a row that put a seat on autopilot (default 3; 0: never).")
 @click.pass_context
-def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
+def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], title: str | None, seed: str | None,
              options: tuple[str, ...], data_file: Any, organiser: str | None, vacation: str | None,
              autopilot_after: int | None) -> None:
     """Create a game and print its id.
 
-    Example: pbem game new emerald --player 'Alice <alice@example.org>' --player bob@example.org
+    Example: pbem game new emerald --title 'Friday game' --player 'Alice <alice@example.org>' --player bob@example.org
     """
     with open_service(ctx) as service:
         try:
@@ -102,7 +105,7 @@ def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed:
             raise click.ClickException(f"{data_file.name} is not JSON: {err}") from None
         chosen = {**_key_value(options), **seat_options(vacation, autopilot_after)}
         result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
-                                     options=chosen, data_override=override,
+                                     options=chosen, data_override=override, title=title,
                                      organiser=Player.parse(organiser).email if organiser else None)
         click.echo(result.after.game_id)
 
@@ -124,7 +127,7 @@ def game_list(ctx: click.Context, as_json: bool) -> None:
             click.echo("no games yet; create one with `pbem game new TYPE --player EMAIL ...`")
         for g in games:
             click.echo(f"{g['game_id']}  {g['game_type']:<10} {g['status']:<8} {g['seats']} players  "
-                       f"move {g['last_seq']}  {g['title']}")
+                       f"{g['name'] or g['title']}")
 
 
 @game.command("show")

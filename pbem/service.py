@@ -24,7 +24,7 @@ from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, shown
 from pbem.proof import replay as replay_module
-from pbem.table import deadlines, orders, readmodels, seatlife, talk, undo_requests
+from pbem.table import deadlines, naming, orders, readmodels, seatlife, talk, undo_requests
 from pbem.table.delivery import DELIVERY_EVENT_TYPES, WEBHOOK_EVENT_TYPES
 
 _READY: set[str] = set()  # the databases whose tables this process made
@@ -114,10 +114,19 @@ class Service:
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = Cause("cli"), game_id: str | None = None,
-                    organiser: str | None = None) -> CommandResult:
+                    organiser: str | None = None, title: str | None = None) -> CommandResult:
+        """Create a game; ``title`` names it (``pbem.table.naming``: by default after the game and its players).
+
+        :raises ServiceError: two players with one address, or a name that is not one line of plain words.
+        """
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
+        rules = self.kernel.games.get(game_type)
+        name = naming.check_name(title) or (naming.default_name(game_type, rules.title, [p.name for p in players])
+                                            if rules is not None else None)
+        if name is not None:
+            options = {**(options or {}), naming.OPTION: naming.unique_name(self.store, name)}
 
         service = self
 

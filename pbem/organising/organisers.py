@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
+from pbem.table.naming import check_name
 from pbem.table import autopilot, away, seatlife
 from pbem.errors import ServiceError
 from pbem.instance.players import Player
@@ -88,6 +89,23 @@ def policy_described(options: Mapping[str, Any]) -> list[tuple[str, str]]:
               if after else "Their seat never goes on autopilot: the default is played at each deadline missed")
     words = away.policy_words(options)
     return [("When a player is away", words[:1].upper() + words[1:]), ("When a player is silent", silent)]
+
+
+def described(game_type: str, options: Mapping[str, Any], data_override: Any = None) -> list[tuple[str, str]]:
+    """The game's options, time limits and seat policies in words (never the rules' keys), as the invitation (its
+    mail and its page) and the muster page give them."""
+    words: list[tuple[str, str]] = []
+    for option in options_of(game_type):
+        value = options.get(option.key, option.default().json)
+        choice = next((c for c in option.choices if c.json == value), option.default())
+        words.append((option.label, choice.words))
+    for key, label in (("turn_hours", "Time for a turn"), ("interrupt_hours", "Time for an out-of-turn decision")):
+        if key in options:
+            words.append((label, f"{float(options[key]):g} hours"))
+    words += policy_described(options)
+    if data_override:
+        words.append(("Game data", "corrected by the organiser (a data override file)"))
+    return words
 
 
 # ---- who may create games ---------------------------------------------------------------------
@@ -178,18 +196,22 @@ class Request:
     players: list[Player]
     options: dict[str, Any] = field(default_factory=dict)
     data_override: dict[str, Any] | None = None
+    name: str | None = None  # the game's, as the organiser gave it (None: named after the game and its players)
 
 
 def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tuple[str, str]],
-          chosen: Mapping[str, str], hours: Mapping[str, float], override: bytes | None) -> Request:
+          chosen: Mapping[str, str], hours: Mapping[str, float], override: bytes | None,
+          name: str | None = None) -> Request:
     """Check a new game's request whole: nothing is written until all of it is right.
 
     ``players`` are (name, address) pairs in seat order (blank rows already left out); ``chosen`` the
-    options by key (the form's values); ``hours`` the turn and interrupt limits; ``override`` a TOML file.
+    options by key (the form's values); ``hours`` the turn and interrupt limits; ``override`` a TOML file;
+    ``name`` the game's name (blank: named after the game and its players).
     """
     rules = games.get(game_type)
     if rules is None:
         raise ServiceError("choose one of the games offered")
+    called = check_name(name)
     found: list[Player] = []
     for number, (name, email) in enumerate(players, start=1):
         if not email.strip():
@@ -225,7 +247,7 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
         rules.initial_state(GameConfig(tuple(Seat(i, p.name) for i, p in enumerate(found)), options, loaded))
     except (ActionError, ValueError, TypeError, KeyError) as err:
         raise ServiceError(f"the data override file does not fit {rules.title}: {err}") from None
-    return Request(game_type, rules.title, found, options, data)
+    return Request(game_type, rules.title, found, options, data, called)
 
 
 def parse_override(raw: bytes) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def organiser(token: str) -> str:
 def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
               refusal: PageError | None = None) -> Any:
     s = settings()
-    values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
+    values = form or {"game": "", "name": "", "title": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
                       "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS),
                       "autopilot_after": str(autopilot.DEFAULT_AFTER), "form": secrets.token_hex(8)}
@@ -109,6 +109,7 @@ def create(token: str) -> Any:
     names, addresses = f.getlist("player_name")[:MAX_ROWS], f.getlist("player_email")[:MAX_ROWS]
     rows = [(n[:100], a[:300]) for n, a in zip(names, addresses)]
     form = {"game": game, "name": (f.get("name") or "").strip()[:organisers.MAX_NAME],
+            "title": (f.get("title") or "")[:200],
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
             "options": {k: v for k, v in f.items() if k.startswith("opt.")},
@@ -123,13 +124,14 @@ def create(token: str) -> Any:
         raw = upload.read(organisers.MAX_OVERRIDE + 1) if upload is not None and upload.filename else None
         chosen = {k.split(".", 2)[2]: v for k, v in f.items() if k.startswith(f"opt.{game}.")}
         asked = organisers.check(service().kernel.games, game, [r for r in rows if r[0].strip() or r[1].strip()],
-                                 chosen, hours, raw)
+                                 chosen, hours, raw, name=form["title"])
         found = muster.open_muster(service(), organiser=email, organiser_name=form["name"] or email.split("@")[0],
                                    game_type=asked.game_type, title=asked.title, players=asked.players,
                                    options={**asked.options, **policy}, data_override=asked.data_override,
                                    days=float(settings()["invitation_days"]),
                                    cause=Cause("link", read_token("newgame", token).cause()),
-                                   muster_id=muster.muster_id_for(email, form["form"]) if form["form"] else None)
+                                   muster_id=muster.muster_id_for(email, form["form"]) if form["form"] else None,
+                                   name=asked.name)
     except muster.AlreadyOpened as err:  # the form sent twice (a double click, a reload): the muster it opened
         found = err.found
     except PageError as err:
