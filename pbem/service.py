@@ -19,7 +19,7 @@ from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
 from pbem.organising import muster, organisers
-from pbem.post import owed_mail, people, reminders, webhooks
+from pbem.post import held, owed_mail, people, reminders, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, shown
@@ -71,7 +71,7 @@ class Service:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
             notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
-                                timezone=str(settings["timezone"]))
+                                timezone=str(settings["timezone"]), idle_minutes=float(settings["idle_minutes"]))
         service = cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
                       interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
                       undo_request_hours=float(settings["undo_request_hours"]))
@@ -106,9 +106,10 @@ class Service:
             if not self.defer_mail:
                 owed_mail.write(self, game_id=after.game_id, state=after)
 
-    def write_owed_mail(self) -> int:
-        """Compose every owed mail and put it in the outbox (the worker, before it sends); how many were."""
-        return owed_mail.write(self)
+    def write_owed_mail(self, now: datetime | None = None) -> int:
+        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``),
+        and put them in the outbox (the worker, before it sends); how many were."""
+        return owed_mail.write(self) + held.release(self, now)
 
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,

@@ -141,5 +141,5 @@ def _compose(service: Desk, row: Mapping[str, Any], state: GameState[Any], told:
     prompt = rules.prompts(state.game).get(seat) if not state.ended else None
     player = {"seat": seat, "email": row["email"], "name": row["name"], "mail": 1}
     extra = json.loads(row["extra"]) if row["extra"] else None
-    return notifier.compose(service, state, [], player, str(row["kind"]), prompt, deadline=row["deadline"],
+    return notifier.compose(service, state, player, str(row["kind"]), prompt, deadline=row["deadline"],
                             extra=extra, tz=str(row["tz"]), told=told)

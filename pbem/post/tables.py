@@ -1,10 +1,10 @@
-"""The post's tables: players' settings, what each seat was told, the mails a command owes, the outbox, webhooks,
-and the replies read."""
+"""The post's tables: players' settings, what each seat was told, the mails a command owes or holds, where each
+turn began, the outbox, webhooks, and the replies read."""
 
 from __future__ import annotations
 
 from events.store import SQLiteEventStore
-from pbem.post import owed_mail, webhooks
+from pbem.post import held, owed_mail, story, webhooks
 from pbem.post.mail.outbox import create_tables as create_outbox
 from pbem.post.people import MAIL_COLUMNS
 
@@ -18,3 +18,5 @@ def create_tables(store: SQLiteEventStore) -> None:
     create_outbox(store)
     webhooks.create_tables(store)
     owed_mail.create_tables(store)
+    held.create_tables(store)
+    story.create_tables(store)
