@@ -22,6 +22,8 @@ from events.handling import Cause, UndoRefused
 from pbem.instance import config
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
+from pbem.errors import ServiceError
+from pbem.post import printed
 from pbem.service import Player
 
 
@@ -132,20 +134,33 @@ def game_list(ctx: click.Context, as_json: bool) -> None:
 
 @game.command("show")
 @click.argument("game_id")
-@click.option("--as", "email", default=None, help="Show the private view of this player.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--as", "email", default=None, help="Show this player's view, in words, as their mail shows it.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: what the words say, with the same numbers.")
+@click.option("--raw", is_flag=True, help="For operators: print the game's raw view data instead of words.")
 @click.pass_context
-def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool) -> None:
-    """Show a game: the public view, or one player's private view.
+def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool, raw: bool) -> None:
+    """Show a game in words: the public table, or one player's view as their mail shows it.
 
     Example: pbem game show 3f9a1c22d0 --as alice@example.org
     """
     with open_service(ctx) as service:
         shown = service.show(game_id, email)
-        if as_json:
-            _print_json(shown)
+        if raw:
+            if as_json:
+                _print_json(shown)
+            else:
+                click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
             return
-        click.echo(f"{shown['title']} - game {game_id} - move {shown['seq']} - {shown['status']}")
+        try:
+            words = printed.player_words(service, game_id, service.seat_of(game_id, email)) if email \
+                else printed.public_words(service, game_id)
+        except ServiceError as err:
+            raise click.ClickException(str(err)) from None
+        if as_json:  # the words' numbers (cards as commands take them), not the raw view: that is --raw
+            _print_json({**{k: v for k, v in shown.items() if k != "view"}, **words})
+            return
+        where = f", {words['label']}" if words["label"] else ""
+        click.echo(f"{words['name']} ({words['title']}{where}, {'over' if shown['status'] == 'ended' else 'running'})")
         click.echo("seats: " + ", ".join(f"{s['seat'] + 1}: {s['name']}" for s in shown["seats"]))  # from 1, as pages
         for line in seat_lines(service, game_id):  # the organiser, absences, autopilot
             click.echo(line)
@@ -157,12 +172,15 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
             click.echo(f"undo request {asked['request']}: {asked['name']} asks to take back events "
                        f"{asked['from_seq']}-{asked['to_seq']}, open until {asked['due_at']} UTC ({answers})")
         if shown["outcome"]:
-            click.echo("outcome: " + json.dumps(shown["outcome"], sort_keys=True))
+            names = [s["name"] for s in shown["seats"]]
+            winners = [names[int(w)] for w in shown["outcome"].get("winners", []) if 0 <= int(w) < len(names)]
+            click.echo("won by: " + (" and ".join(winners) if winners else "nobody"))
         assumed = shown["view"].get("assumed") if isinstance(shown["view"], dict) else None
-        if assumed:
+        if assumed and not email:  # a player's view says it in its own words
             click.echo(f"note: {len(assumed)} card and board values of this game are assumed, not printed in the "
-                       "rulebook (listed under 'assumed'); owners of the game can correct them with --data")
-        click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
+                       "rulebook; owners of the game can correct them with --data")
+        click.echo("")
+        click.echo(words["text"].rstrip() if email else "\n".join(words["lines"]))
 
 
 @game.command("legal")
