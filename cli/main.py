@@ -25,6 +25,8 @@ from pbem.instance import config
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
 from pbem.organising import organisers
+from pbem.errors import ServiceError
+from pbem.post import printed
 from pbem.service import Player
 
 
@@ -81,6 +83,9 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.argument("game_type")
 @click.option("--player", "players", multiple=True, required=True,
               help="A player's email, or 'Name <email>'; once per seat, in seat order.")
+@click.option("--title", default=None,
+              help="The game's name, as mail subjects give it (default: the game and its players, e.g. "
+                   "'Emerald with Alice, Bob and Carol').")
 @click.option("--seed", default=None, help="Secret seed (default: random). Only for tests and demos.")
 @click.option("--option", "options", multiple=True,
               help="Game option KEY=VALUE: VALUE is a choice as the new-game page sends it (yes, no, ...) or its JSON.")
@@ -94,12 +99,12 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--autopilot-after", type=int, default=None,
               help="Missed deadlines in a row that put a seat on autopilot (default 3; 0: never).")
 @click.pass_context
-def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
+def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], title: str | None, seed: str | None,
              options: tuple[str, ...], data_file: Any, position_file: Any, organiser: str | None,
              vacation: str | None, autopilot_after: int | None) -> None:
     """Create a game and print its id; with --position, begun from that position (checked by the game first).
 
-    Example: pbem game new emerald --player 'Alice <alice@example.org>' --player bob@example.org
+    Example: pbem game new emerald --title 'Friday game' --player 'Alice <alice@example.org>' --player bob@example.org
     """
     position = read_position(position_file) if position_file else None
     with open_service(ctx) as service:
@@ -110,7 +115,7 @@ def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed:
         chosen = {**organisers.chosen_options(game_type, _key_value(options)),
                   **seat_options(vacation, autopilot_after)}
         result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
-                                     options=chosen, data_override=override, position=position,
+                                     options=chosen, data_override=override, position=position, title=title,
                                      organiser=Player.parse(organiser).email if organiser else None)
         click.echo(result.after.game_id)
 
@@ -132,25 +137,38 @@ def game_list(ctx: click.Context, as_json: bool) -> None:
             click.echo("no games yet; create one with `pbem game new TYPE --player EMAIL ...`")
         for g in games:
             click.echo(f"{g['game_id']}  {g['game_type']:<10} {g['status']:<8} {g['seats']} players  "
-                       f"move {g['last_seq']}  {g['title']}")
+                       f"{g['name'] or g['title']}")
 
 
 @game.command("show")
 @click.argument("game_id")
-@click.option("--as", "email", default=None, help="Show the private view of this player.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--as", "email", default=None, help="Show this player's view, in words, as their mail shows it.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: what the words say, with the same numbers.")
+@click.option("--raw", is_flag=True, help="For operators: print the game's raw view data instead of words.")
 @click.pass_context
-def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool) -> None:
-    """Show a game: the public view, or one player's private view.
+def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool, raw: bool) -> None:
+    """Show a game in words: the public table, or one player's view as their mail shows it.
 
     Example: pbem game show 3f9a1c22d0 --as alice@example.org
     """
     with open_service(ctx) as service:
         shown = service.show(game_id, email)
-        if as_json:
-            _print_json(shown)
+        if raw:
+            if as_json:
+                _print_json(shown)
+            else:
+                click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
             return
-        click.echo(f"{shown['title']} - game {game_id} - move {shown['seq']} - {shown['status']}")
+        try:
+            words = printed.player_words(service, game_id, service.seat_of(game_id, email)) if email \
+                else printed.public_words(service, game_id)
+        except ServiceError as err:
+            raise click.ClickException(str(err)) from None
+        if as_json:  # the words' numbers (cards as commands take them), not the raw view: that is --raw
+            _print_json({**{k: v for k, v in shown.items() if k != "view"}, **words})
+            return
+        where = f", {words['label']}" if words["label"] else ""
+        click.echo(f"{words['name']} ({words['title']}{where}, {'over' if shown['status'] == 'ended' else 'running'})")
         click.echo("seats: " + ", ".join(f"{s['seat'] + 1}: {s['name']}" for s in shown["seats"]))  # from 1, as pages
         for line in seat_lines(service, game_id):  # the organiser, absences, autopilot
             click.echo(line)
@@ -162,12 +180,15 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
             click.echo(f"undo request {asked['request']}: {asked['name']} asks to take back events "
                        f"{asked['from_seq']}-{asked['to_seq']}, open until {asked['due_at']} UTC ({answers})")
         if shown["outcome"]:
-            click.echo("outcome: " + json.dumps(shown["outcome"], sort_keys=True))
+            names = [s["name"] for s in shown["seats"]]
+            winners = [names[int(w)] for w in shown["outcome"].get("winners", []) if 0 <= int(w) < len(names)]
+            click.echo("won by: " + (" and ".join(winners) if winners else "nobody"))
         assumed = shown["view"].get("assumed") if isinstance(shown["view"], dict) else None
-        if assumed:
+        if assumed and not email:  # a player's view says it in its own words
             click.echo(f"note: {len(assumed)} card and board values of this game are assumed, not printed in the "
-                       "rulebook (listed under 'assumed'); owners of the game can correct them with --data")
-        click.echo(json.dumps(shown["view"], indent=2, sort_keys=True, ensure_ascii=False))
+                       "rulebook; owners of the game can correct them with --data")
+        click.echo("")
+        click.echo(words["text"].rstrip() if email else "\n".join(words["lines"]))
 
 
 @game.command("legal")

@@ -19,12 +19,12 @@ from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
 from pbem.organising import muster, organisers, positions
-from pbem.post import owed_mail, people, reminders, webhooks
+from pbem.post import held, owed_mail, people, reminders, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, shown
 from pbem.proof import replay as replay_module
-from pbem.table import deadlines, orders, readmodels, seatlife, talk, undo_requests
+from pbem.table import deadlines, naming, orders, readmodels, seatlife, talk, undo_requests
 from pbem.table.delivery import DELIVERY_EVENT_TYPES, WEBHOOK_EVENT_TYPES
 
 _READY: set[str] = set()  # the databases whose tables this process made
@@ -71,7 +71,7 @@ class Service:
             links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
             notifier = Notifier(links, base_url=str(settings["base_url"]),
                                 sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
-                                timezone=str(settings["timezone"]))
+                                timezone=str(settings["timezone"]), idle_minutes=float(settings["idle_minutes"]))
         service = cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
                       interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
                       undo_request_hours=float(settings["undo_request_hours"]))
@@ -106,18 +106,30 @@ class Service:
             if not self.defer_mail:
                 owed_mail.write(self, game_id=after.game_id, state=after)
 
-    def write_owed_mail(self) -> int:
-        """Compose every owed mail and put it in the outbox (the worker, before it sends); how many were."""
-        return owed_mail.write(self)
+    def write_owed_mail(self, now: datetime | None = None) -> int:
+        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``),
+        and put them in the outbox (the worker, before it sends); how many were."""
+        return owed_mail.write(self) + held.release(self, now)
 
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = Cause("cli"), game_id: str | None = None,
-                    organiser: str | None = None, position: Mapping[str, Any] | None = None) -> CommandResult:
+                    organiser: str | None = None, position: Mapping[str, Any] | None = None,
+                    title: str | None = None) -> CommandResult:
+        """Create a game; ``title`` names it (``pbem.table.naming``: by default after the game and its players);
+        ``position``: begun from it (checked by the game), not from a new deal.
+
+        :raises ServiceError: two players with one address, or a name that is not one line of plain words.
+        """
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
+        rules = self.kernel.games.get(game_type)
+        name = naming.check_name(title) or (naming.default_name(game_type, rules.title, [p.name for p in players])
+                                            if rules is not None else None)
+        if name is not None:
+            options = {**(options or {}), naming.OPTION: naming.unique_name(self.store, name)}
 
         service = self
 

@@ -91,6 +91,13 @@ def html_of(message: EmailMessage) -> str:
     return str(part.get_content())
 
 
+def later(service: Service) -> int:
+    """What the worker writes once every player has left the game a while: the mails held for players who were at
+    it (``pbem.post.held``); how many."""
+    from datetime import datetime, timedelta, timezone
+    return service.write_owed_mail(datetime.now(timezone.utc) + timedelta(days=1))
+
+
 def play_moves(service: Service, game_id: str, moves: int, seed: int = 1) -> None:
     """Up to ``moves`` random legal moves through the service, the lowest prompted seat first, as the command line
     makes them (each with its mails)."""

@@ -127,9 +127,13 @@ def test_a_seat_on_autopilot_is_not_mailed_its_turn_until_its_player_is_back(ser
     service.act(game, BEN.email, "pass", cause=CLI)
     assert turn_mails(service, game, ANN.email) == before
     assert types(service.seat_command(game, 0, "take-back", cause=CLI)) == [AUTOPILOT_OFF]
-    assert turn_mails(service, game, ANN.email) == before + 1  # back, and it is her turn: she is told at once
+    assert turn_mails(service, game, ANN.email) == before  # she took the seat back herself: she is at the game
+    later = datetime.now(timezone.utc) + timedelta(minutes=11)
+    service.write_owed_mail(later)  # she left her turn waiting (docs/playing.md): one mail
+    assert turn_mails(service, game, ANN.email) == before + 1
     service.act(game, ANN.email, "pass", cause=CLI)
-    service.act(game, BEN.email, "pass", cause=CLI)  # and her next turn too
+    service.act(game, BEN.email, "pass", cause=CLI)  # and her next turn too, once she has left it waiting
+    service.write_owed_mail(later)
     assert turn_mails(service, game, ANN.email) == before + 2
     assert turn_mails(service, game, BEN.email) > 0
 

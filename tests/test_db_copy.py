@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,9 @@ def test_an_instance_moves_to_postgresql_and_back_with_every_game_and_row(tmp_pa
     done = runner.invoke(cli, ["--instance", str(tmp_path / "inst"), "db", "copy", "--to", url])
     assert done.exit_code == 0, done.output
     assert "copied 3 games" in done.output and "every game's chain verified" in done.output
+    for game_id in games:  # a count per game as it goes: a long copy is never silent
+        assert re.search(rf"^game {game_id}: \d+ events copied$", done.output, re.M), done.output
+        assert re.search(rf"^game {game_id}: its chain of \d+ events verified on the target$", done.output, re.M)
 
     moved = Service.open(make_settings(tmp_path / "inst", database=url))
     try:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbem.post.mail.outbox import message_of
-from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, parse, smtp_server, text_of
+from delivery import ANN, BEN, Inbox, free_port, html_of, later, mails_to, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
 from pbem.proof import witness
@@ -52,21 +52,31 @@ def test_a_move_that_ends_the_movers_part_mails_only_the_next_player(service: Se
     assert "Ann" in text and "Bet" in text
 
 
-def test_the_receipt_folds_into_the_movers_next_mail_with_every_hash(service: Service, game: str) -> None:
+def test_the_movers_next_mail_tells_their_move_and_records_it_in_one_witness_line(service: Service,
+                                                                                  game: str) -> None:
     result = service.act(game, ANN.email, "bet 2", cause=CLI)
     service.act(game, BEN.email, "bet 1", cause=CLI)
+    assert [m["kind"] for m in mails_to(service, ANN.email)] == ["turn"]  # she bet a moment ago: she is at the game
+    later(service)  # she left it waiting: one mail
     ann = mails_to(service, ANN.email)
     assert [m["kind"] for m in ann] == ["turn", "turn"]
     mail = parse(message_of(ann[-1]))
     assert mail["In-Reply-To"] == f"<{game}.0.pbem@localhost>" == mail["References"]
     text = text_of(mail)
-    assert text.index("SINCE YOUR LAST MAIL") < text.index("WHAT TO DO") < text.index("RECORDED")
-    for event in result.events:
-        assert f"event {event.seq}  sha256 {event.hash}" in text and event.type not in text  # in words, not type names
+    assert text.index("SINCE YOUR LAST TURN") < text.index("WHAT TO DO") < text.index("Recorded as event")
+    story = text[text.index("SINCE YOUR LAST TURN"):text.index("WHAT TO DO")]
+    assert "Ben's turn" in story and "Bet {'points': 1, 'seat': 1}" in story  # Ben's move in words (the test game's)
+    assert "'seat': 0" not in story  # her own turn ended before: it is not told again
+    assert not re.search(r"\b(event|move) \d", story) and not any(e.type in text for e in result.events)
+    mine = [e for e in result.events if e.actor == "seat:0"]
+    assert f"Recorded as event {mine[-1].seq}, sha256 {mine[-1].hash[:12]}...; audit your moves: " in text
+    assert f"/audit/{mine[0].seq}" in text  # the link opens the first of them
+    assert len(re.findall(r"sha256 [0-9a-f]{12}", text)) == 1  # one witness line, no list of hashes
     ben_mail = text_of(parse(message_of(mails_to(service, BEN.email)[-1])))
-    assert "RECORDED" not in ben_mail  # Ben's own move is in Ann's mail as what he did, not as his receipt
+    assert "Recorded as event" not in ben_mail  # Ben's move is in Ann's mail as what he did, not his own receipt
     witnesses = witness.read(game, [("ann.eml", message_of(ann[-1]).encode())])
-    assert {(e.seq, e.hash) for e in result.events} <= {(w.seq, w.hash) for w in witnesses}
+    head = service.load(game)
+    assert (head.seq, head.last_hash) in {(w.seq, w.hash) for w in witnesses}  # the chain head covers her move
 
 
 def test_with_receipts_on_a_move_that_ends_the_movers_part_mails_a_receipt(service: Service, game: str) -> None:
@@ -75,18 +85,20 @@ def test_with_receipts_on_a_move_that_ends_the_movers_part_mails_a_receipt(servi
     ann = mails_to(service, ANN.email)
     assert [m["kind"] for m in ann] == ["turn", "receipt"]
     receipt = parse(message_of(ann[-1]))
-    assert receipt["Subject"] == f"[Highdie (test game) · {game}] Move recorded"
-    for event in result.events:
-        assert f"event {event.seq}" in text_of(receipt) and event.hash in text_of(receipt)
+    assert receipt["Subject"] == "[Highdie (test game) with Ann and Ben] Move recorded"
+    mine = [e for e in result.events if e.actor == "seat:0"]
+    assert f"Recorded as event {mine[-1].seq}, sha256 {mine[-1].hash[:12]}..." in text_of(receipt)
+    assert "Your turn\n    Bet {'points': 2, 'seat': 0}" in text_of(receipt)  # her turn, in the story
     service.act(game, BEN.email, "bet 1", cause=CLI)
-    assert "RECORDED" not in text_of(parse(message_of(mails_to(service, ANN.email)[-1])))  # nothing new of hers
+    later(service)
+    assert "Recorded as event" not in text_of(parse(message_of(mails_to(service, ANN.email)[-1])))  # nothing new
 
 
 def test_a_reminder_says_what_is_due_and_when_in_its_subject(service: Service, game: str) -> None:
     service.remind(game, 0)
     reminder = mails_to(service, ANN.email)[-1]
     due = datetime.fromisoformat(str(service.deadline_of(game, 0)))
-    assert reminder["subject"] == f"[Highdie (test game) · {game}] Reminder: your turn (due {due:%a %H:%M} UTC)"
+    assert reminder["subject"] == f"[Highdie (test game) with Ann and Ben] Reminder: your turn (due {due:%a %H:%M} UTC)"
 
 
 def test_a_refused_move_writes_no_mail(service: Service, game: str) -> None:
@@ -129,7 +141,7 @@ def test_the_game_end_mail_gives_scores_and_how_they_were_reached(service: Servi
     ended = [m for m in mails_to(service, BEN.email) if m["kind"] == "ended"]
     assert len(ended) == 1
     winners = [n for i, n in enumerate(("Ann", "Ben")) if i in service.load(game).outcome["winners"]]
-    assert ended[0]["subject"] == f"[Highdie (test game) · {game}] Game over: {' and '.join(winners)} " + \
+    assert ended[0]["subject"] == f"[Highdie (test game) with Ann and Ben] Game over: {' and '.join(winners)} " + \
         ("wins" if len(winners) == 1 else "win")
     text = text_of(parse(message_of(ended[0])))
     assert "FINAL SCORES" in text and "(winner)" in text and "mail" in text  # the seed "mail" is revealed
@@ -139,6 +151,7 @@ def test_the_game_end_mail_gives_scores_and_how_they_were_reached(service: Servi
 def test_dispatch_to_a_real_smtp_server_sends_each_mail_once(service: Service, game: str) -> None:
     service.act(game, ANN.email, "bet 2", cause=CLI)
     service.act(game, BEN.email, "bet 2", cause=CLI)
+    later(service)  # Ann's turn again, once she has left it waiting
     inbox, port = Inbox(), free_port()
     server = smtp_server(inbox, port)
     try:
@@ -165,6 +178,7 @@ def test_nothing_is_lost_while_the_smtp_server_is_down(service: Service, game: s
     assert status(service.store)["trouble"][0]["attempts"] == 1
     service.act(game, ANN.email, "bet 1", cause=CLI)  # more mail queues up meanwhile
     service.act(game, BEN.email, "bet 1", cause=CLI)
+    later(service)
     inbox = Inbox()
     server = smtp_server(inbox, port)
     try:

@@ -36,8 +36,8 @@ def said(row: dict[str, Any]) -> dict[str, Any]:
     draft = draft_of(row)
     context = draft["context"]
     return {"to": draft["to"], "subject": draft["subject"].replace(context["game_id"], "ID"), "kind": context["kind"], "seat": context["seat"],
-            "seq": context["seq"], "since": context["since"], "since_more": context["since_more"],
-            "receipt": [(r["seq"], r["type"], r["text"]) for r in context["receipt"]], "view": context["view"], "commands": context["commands"],
+            "seq": context["seq"], "story": context["story"], "story_more": context["story_more"],
+            "recorded": {k: v for k, v in (context["recorded"] or {}).items() if k != "hash"}, "view": context["view"], "commands": context["commands"],
             "prompt": context["prompt"], "first": draft["message_id"]
             == draft["thread_root"]}
 
@@ -56,8 +56,9 @@ def play(service: Service, moves: int, seed: int = 3) -> str:
 
 
 def test_mails_composed_later_say_what_mails_composed_at_once_say(tmp_path: Path) -> None:
-    now = Service.open(make_settings(tmp_path / "now"))
-    later = Service.open(make_settings(tmp_path / "later"))
+    # every decision mailed at once (no player is left alone after acting): as many mails as can be owed
+    now = Service.open(make_settings(tmp_path / "now", idle_minutes=0))
+    later = Service.open(make_settings(tmp_path / "later", idle_minutes=0))
     later.defer_mail = True
     try:
         at_once = play(now, 30)
@@ -133,7 +134,7 @@ def test_two_processes_composing_at_once_write_each_mail_once(tmp_path: Path, da
 
 def test_mails_owed_when_the_process_stopped_are_composed_by_the_worker(tmp_path: Path,
                                                                           database: str | None) -> None:
-    settings = make_settings(tmp_path / "inst")
+    settings = make_settings(tmp_path / "inst", idle_minutes=0)
     service = Service.open(settings)
     try:
         service.defer_mail = True  # as if the process died right after recording the command

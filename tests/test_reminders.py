@@ -52,7 +52,7 @@ def test_the_tick_only_counts_and_the_mail_is_written_before_sending(service: Se
     [mail] = reminder_mails(service)
     assert mail["status"] == "pending" and owed(service) == []
     message = parse(message_of(mail))
-    assert message["Subject"].startswith(f"[Highdie (test game) · {game}] Reminder: your turn (due ")
+    assert message["Subject"].startswith("[Highdie (test game) with Ann and Ben] Reminder: your turn (due ")
     assert "a reminder: your move is still awaited." in text_of(message) and "WHAT TO DO" in text_of(message)
     assert "Open the game and act" in html_of(message)
     assert service.write_reminders() == 0  # written once

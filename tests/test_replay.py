@@ -212,3 +212,15 @@ def test_a_replay_across_an_agreed_undo_with_a_pause_inside_it(highdie_registere
     assert line.states[-1].game == service.kernel.load(game_id, upto_seq=undos[0].payload["from_seq"] - 1).game
     shown = service.replay(game_id, undos[0].payload["from_seq"])
     assert shown["event"]["undone_by"]["seq"] == undos[0].seq and shown["event"]["undone_by"]["who"] == "cy"
+
+
+def test_the_replay_menu_counts_turns_as_the_game_does(service: Service) -> None:
+    game_id = new_game(service, "emerald", "menu")
+    play_with_undos(service, game_id, 5, 40, undo_rate=0)
+    shown = service.replay(game_id, None, seat=0)
+    words = [t["words"] for t in shown["turns"]]
+    # the setup's placements are the setup, not turns 1 to 6; the first turn is the game's turn 1
+    assert words[0] == "setup" and words.count("setup") == 6, words
+    assert words[6] == "turn 1" and all(w.startswith("turn ") for w in words[6:]), words
+    numbers = [int(w.split()[1]) for w in words[6:]]
+    assert numbers == sorted(numbers) and numbers[-1] < len(shown["turns"]) - 6 + 1

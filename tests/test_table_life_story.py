@@ -206,7 +206,12 @@ def test_an_organiser_s_game_from_invitation_to_verified_end(app: Flask, service
     game = str(found["game_id"])
     assert found["status"] == "started" and [p["email"] for p in service.players(game)] == [p.email for p in PLAYERS]
     assert service.load(game).config.options["vacation"] == "pause"
-    [first] = [m for p in PLAYERS for m in post.to(p.email) if "Your turn" in str(m["Subject"])]
+    # the subject names the game and says what to do: the setup's first placement
+    subjects = [str(m["Subject"]) for p in PLAYERS for m in post.to(p.email)]
+    firsts = [m for p in PLAYERS for m in post.to(p.email)
+              if re.fullmatch(r"\[Emerald with .+\] Place one of your agents in a city \(setup\)", str(m["Subject"]).strip())]
+    assert len(firsts) == 1, subjects
+    first = firsts[0]
     writer = next(p for p in PLAYERS if p.email in str(first["To"]))
     seat = PLAYERS.index(writer)
     listener = PLAYERS[(seat + 1) % 3]  # told a secret

@@ -408,7 +408,7 @@ def test_a_player_s_webhook_says_what_their_mails_say_and_carries_no_link_that_a
                                                                 OPEN, cause=CLI).webhook["id"]
     service.remind_due(datetime.now(timezone.utc) + timedelta(days=2.9))
     assert service.write_reminders() == 1
-    assert texts(service, hook)[-1].startswith(f"[Emerald \u00b7 {game}] Reminder: your turn")
+    assert texts(service, hook)[-1].startswith("[Emerald with Ann, Ben and Cy] Reminder: your turn")
     assert service.notifier is not None
     player = service.store.query("SELECT * FROM players WHERE email = ?", (who.email,))[0]
     digest = [r for r in service.notifier.digest(service, player, datetime.now(timezone.utc))

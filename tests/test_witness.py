@@ -35,7 +35,8 @@ SEED = "witnessed"
 
 @pytest.fixture
 def app(tmp_path: Path, highdie_registered: None, database: str | None) -> Flask:
-    return create_app({"instance": tmp_path / "inst", "secret_key": "witness-key", "TESTING": True})
+    # every decision mailed at once: these tests count on a chain head in each mover's next mail
+    return create_app({"instance": tmp_path / "inst", "secret_key": "witness-key", "TESTING": True, "idle_minutes": 0})
 
 
 @pytest.fixture

@@ -59,6 +59,9 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "undo_request_hours": (24.0, "Hours the other players have to answer a request to take back a move; "
                                  "no answer by then refuses it."),
     "reminders": ([0.5, 0.9], "When to remind, as fractions of the time allowed."),
+    "idle_minutes": (10.0, "Minutes a player who has just acted is left alone: a decision that follows their own move "
+                           "sends no mail while they are at the game; if they leave it this long, one mail comes "
+                           "with everything since. 0: a mail for every decision at once."),
     "dispatch_seconds": (5, "How often the scheduler sends due mails."),
     "deadline_seconds": (30, "How often the scheduler checks deadlines and reminders."),
     "timezone": ("UTC", "The time zone of players who have not chosen their own on their home page: an IANA name "

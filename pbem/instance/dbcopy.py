@@ -89,6 +89,7 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
             target.append(game_id, 0, events)
         report.games += 1
         report.events += len(events)
+        progress(f"game {game_id}: {len(events)} events copied")  # a long copy is never silent
     progress(f"{report.games} games, {report.events} events")
     have = set(table_names(target))
     for table in table_names(source):
@@ -113,5 +114,6 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
         finding = verify_chain(arrived, game_id, target.seed(game_id))
         if finding is not None or len(arrived) != len(source.read(game_id)):
             raise CopyRefused(f"game {game_id} did not arrive whole: {finding or 'events are missing'}")
+        progress(f"game {game_id}: its chain of {len(arrived)} events verified on the target")
     progress(f"every game's chain verified on the target ({report.games} games)")
     return report

@@ -42,7 +42,8 @@ from pbem.errors import NotFound, ServiceError
 from pbem.instance.players import Player
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
-from pbem.organising.organisers import policy_described
+from pbem.organising.organisers import described
+from pbem.table.naming import default_name
 
 if TYPE_CHECKING:
     from pbem.post.notify import Notifier
@@ -66,6 +67,7 @@ class OpenedSchema(Schema):
     places = fields.Integer(required=True, strict=True)
     payload_commitments = fields.String(required=True)
     position = fields.Dict()  # the position the game begins from (``pbem.organising.positions``), if any
+    name = fields.String(allow_none=True, validate=validate.Length(min=1, max=80))  # the game's (None: by default)
 
 
 class InvitedSchema(Schema):
@@ -96,8 +98,8 @@ class StartedSchema(Schema):
 
 
 MUSTER_EVENT_TYPES = (
-    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for (and the position it begins from, if "
-                                        "any) and its organiser (server only)."),
+    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for, its name if the organiser gave one, "
+                                        "the position it begins from if any, and its organiser (server only)."),
     EventType(INVITED, InvitedSchema, doc="A player invited to a place, with the invitation's expiry; replaces: "
                                           "the seq of the invitation it replaces."),
     EventType(ANSWERED, AnsweredSchema, doc="An invitee accepted or declined through the invitation's link."),
@@ -111,7 +113,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("musters", {"muster_id": str, "game_type": str, "title": str, "organiser": str,
                                    "organiser_name": str, "status": str, "game_id": str, "options": str,
                                    "data_override": str, "last_seq": int, "created_at": str, "updated_at": str,
-                                   "position": str},
+                                   "position": str, "name": str},
                        pk="muster_id", indexes=[("organiser",), ("status",)])
     store.ensure_table("muster_invitations", {"muster_id": str, "slot": int, "name": str, "email": str,
                                               "status": str, "invitation": int, "invited_at": str,
@@ -129,7 +131,7 @@ class Host(Protocol):
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = ..., game_id: str | None = None, organiser: str | None = None,
-                    position: Mapping[str, Any] | None = None) -> CommandResult:
+                    position: Mapping[str, Any] | None = None, title: str | None = None) -> CommandResult:
         ...
 
 
@@ -160,7 +162,8 @@ class Invitation:
 
 @dataclass(frozen=True)
 class Head:
-    """What every mail of a muster names: its id, the game's title, the organiser, the players' names."""
+    """What every mail of a muster names: its id, the game's title, the organiser, the players' names, and what the
+    invitations say of the game (its type, name, options and data)."""
 
     muster_id: str
     title: str
@@ -169,6 +172,13 @@ class Head:
     names: list[str]
     options: Mapping[str, Any] = field(default_factory=dict)
     from_position: bool = False
+    game_type: str = ""
+    name: str | None = None  # the organiser's name for the game; None: named after the game and its players
+    data_override: Mapping[str, Any] | None = None
+
+    def called(self) -> str:
+        """The game's name as the mails give it: the organiser's, or the game and its players."""
+        return self.name or (default_name(self.game_type, self.title, self.names) if self.game_type else self.title)
 
 
 @dataclass(frozen=True)
@@ -186,17 +196,20 @@ class Muster:
     created_at: str
     invitations: list[Invitation] = field(default_factory=list)
     position: dict[str, Any] | None = None  # the one the game begins from; it holds every secret of it
+    name: str | None = None  # the organiser's name for the game
 
     def names(self) -> list[str]:
         return [i.name for i in self.invitations]
 
-    def head(self) -> Head:
-        return Head(self.muster_id, self.title, self.organiser, self.organiser_name, self.names(), self.options,
-                    self.position is not None)
+    def head(self, names: Sequence[str] | None = None) -> Head:
+        return Head(self.muster_id, self.title, self.organiser, self.organiser_name,
+                    list(self.names() if names is None else names), self.options, self.position is not None,
+                    self.game_type, self.name, self.data_override)
 
     def to_json(self, *, with_emails: bool) -> dict[str, Any]:
         """The muster as its organiser (``with_emails``) or an invitee (names only) may read it."""
         return {"muster_id": self.muster_id, "game_type": self.game_type, "title": self.title,
+                "name": self.head().called(),
                 "organiser": self.organiser_name, "status": self.status, "game_id": self.game_id,
                 "options": self.options, "data_override": self.data_override is not None,
                 "position": self.position is not None,
@@ -220,7 +233,8 @@ def find(store: SQLiteEventStore, muster_id: str) -> Muster | None:
     return Muster(str(r["muster_id"]), str(r["game_type"]), str(r["title"]), str(r["organiser"]),
                   str(r["organiser_name"]), str(r["status"]), r["game_id"], json.loads(r["options"] or "{}"),
                   json.loads(r["data_override"]) if r["data_override"] else None, int(r["last_seq"]),
-                  str(r["created_at"]), invitations, json.loads(r["position"]) if r.get("position") else None)
+                  str(r["created_at"]), invitations, json.loads(r["position"]) if r.get("position") else None,
+                  r.get("name") or None)
 
 
 def get(store: SQLiteEventStore, muster_id: str) -> Muster:
@@ -302,6 +316,7 @@ def _read_model(muster_id: str, current: Muster | None, events: Sequence[Event])
         p = e.payload
         if e.type == OPENED:
             values.update(game_type=p["game_type"], organiser=p["organiser"], organiser_name=p["organiser_name"],
+                          name=p.get("name"),
                           status="open", options=json.dumps(p["options"], sort_keys=True),
                           data_override=json.dumps(p["data_override"]) if p["data_override"] else None,
                           position=json.dumps(p["position"]) if p.get("position") else None,
@@ -343,15 +358,17 @@ def muster_id_for(organiser: str, form: str) -> str:
 def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: str, title: str,
                 players: Sequence[Player], options: Mapping[str, Any], data_override: Mapping[str, Any] | None,
                 days: float, cause: Cause, muster_id: str | None = None,
-                position: Mapping[str, Any] | None = None) -> Muster:
-    """Open a muster and invite every player (the request is checked before: ``pbem.organising.organisers.check``).
+                position: Mapping[str, Any] | None = None, name: str | None = None) -> Muster:
+    """Open a muster and invite every player (the request is checked before: ``pbem.organising.organisers.check``);
+    ``name`` is the organiser's name for the game (None: it is named after the game and its players when it starts).
 
     :raises AlreadyOpened: ``muster_id`` names a muster opened before (a form sent twice).
     """
     muster_id = muster_id or PREFIX + secrets.token_hex(5)
     seed = new_seed()  # salts the commitments of the payloads only the organiser and each invitee may read
     expires = _expiry(days)
-    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options, position is not None)
+    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options, position is not None,
+                game_type, name, data_override)
 
     def decide(current: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
         if current is not None:
@@ -359,7 +376,7 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
         opened = NewEvent(OPENED, {"game_type": game_type, "options": dict(options),
                                    "data_override": dict(data_override) if data_override else None,
                                    "organiser": organiser, "organiser_name": organiser_name,
-                                   "places": len(players), "payload_commitments": SALTED,
+                                   "places": len(players), "payload_commitments": SALTED, "name": name,
                                    **({"position": dict(position)} if position is not None else {})},
                            Visibility.server())
         invited = [NewEvent(INVITED, {"slot": i, "name": p.name, "email": p.email, "expires_at": expires,
@@ -367,7 +384,8 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
         return [opened, *invited], [Row("musters", {"muster_id": muster_id, "title": title}, pk=("muster_id",)),
                                     Row("game_secrets", {"game_id": muster_id, "seed": seed}),
                                     organiser_mail(host, head, "Your game is mustering", [
-                                        f"You asked for a game of {title} with {listed(head.names)}. Each of "
+                                        f"You asked for a game of {title} with {listed(head.names)}, called "
+                                        f"\u201c{head.called()}\u201d. Each of "
                                         f"them was sent an invitation, to answer by {shown_time(expires)}. The game "
                                         "starts as soon as everyone has accepted; you are told if anyone declines "
                                         "or does not answer in time, and may then invite someone else in their "
@@ -452,7 +470,7 @@ def start(host: Host, found: Muster) -> CommandResult | None:
     try:
         return host.create_game(found.game_type, players, options=found.options, data_override=found.data_override,
                                 cause=Cause("muster", {"muster": found.muster_id}), game_id=found.game_id,
-                                organiser=found.organiser, position=found.position)
+                                organiser=found.organiser, position=found.position, title=found.name)
     except ConcurrencyError:
         return None  # another process created it first
 
@@ -482,8 +500,7 @@ def replace(host: Host, muster_id: str, slot: int, player: Player, *, days: floa
         current = find(host.store, muster_id)
         assert current is not None
         names = [player.name if i.slot == slot else i.name for i in current.invitations]
-        return invitation_mails(host, Head(muster_id, current.title, current.organiser, current.organiser_name,
-                                           names, current.options, current.position is not None), events)
+        return invitation_mails(host, current.head(names), events)
 
     found, _ = _command(host, muster_id, decide, actor=ORGANISER, cause=cause, mails=mails)
     return found
@@ -571,15 +588,16 @@ def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Ro
         token = notifier.links.make("invite", f"{head.muster_id}.{p['slot']}.{event.seq}")
         url = f"{notifier.base_url}/invitation/{token}"
         others = [n for i, n in enumerate(head.names) if i != p["slot"]]
-        rows.append(notice(host, head.muster_id, p["name"], p["email"], f"Invitation: {head.title}", [
-            f"{head.organiser_name} invites you to play {head.title} by mail, with {listed(others)}.",
+        rows.append(notice(host, head.muster_id, p["name"], p["email"], f"Invitation: {head.called()}", [
+            f"{head.organiser_name} invites you to play {head.title} by mail, with {listed(others)}: "
+            f"\u201c{head.called()}\u201d.",
             f"Answer by {shown_time(p['expires_at'])}. The game starts when everyone has accepted; then each turn "
             "comes to you by mail, with a link to play it on the web or to answer by reply.",
             f"The other players see your name, {p['name']}, never your address.",
             *([FROM_POSITION] if head.from_position else []),
-            " ".join(f"{label}: {words[:1].lower()}{words[1:]}." for label, words in policy_described(head.options)),
         ], [("Accept", f"{url}?answer=accept"), ("Decline", f"{url}?answer=decline")],
-            footer="Following a link only shows the invitation; you answer with the button on its page."))
+            footer="Following a link only shows the invitation; you answer with the button on its page.",
+            facts=[("Game", head.title)] + described(head.game_type, head.options, head.data_override)))
     return rows
 
 
@@ -594,8 +612,10 @@ def organiser_mail(host: Host, head: Head, heading: str, paragraphs: list[str],
 
 
 def notice(host: Host, muster_id: str, name: str, email: str, heading: str, paragraphs: list[str],
-           actions: list[tuple[str, str]] | None = None, footer: str = "") -> Row | None:
-    """One short mail (``templates/mail/notice``): a heading, a few paragraphs, links as buttons."""
+           actions: list[tuple[str, str]] | None = None, footer: str = "",
+           facts: Sequence[tuple[str, str]] = ()) -> Row | None:
+    """One short mail (``templates/mail/notice``): a heading, a few paragraphs, facts (a label and its words each),
+    links as buttons."""
     notifier = host.notifier
     if notifier is None:
         return None
@@ -603,6 +623,7 @@ def notice(host: Host, muster_id: str, name: str, email: str, heading: str, para
     subject = f"[pbem] {heading}"
     message_id = new_message_id(notifier.sender)
     context = {"heading": heading, "name": name, "paragraphs": paragraphs, "footer": footer,
+               "facts": [{"label": label, "words": words} for label, words in facts],
                "actions": [{"label": label, "url": url} for label, url in actions or []]}
     draft = {"template": "notice", "context": context, "sender": notifier.sender, "subject": subject,
              "to": address(name, email), "message_id": message_id, "thread_root": message_id, "reply_to": None,

@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from events.rng import Rng, new_seed
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
+from pbem.table.naming import check_name
 from pbem.table import autopilot, away, seatlife
 from pbem.errors import ServiceError
 from pbem.instance.players import Player
 from pbem.games import all_games
-from pbem.games.options import Choice, Option, described
+from pbem.games.options import Choice, Option
+from pbem.games.options import described as readings_described
 from pbem.organising import positions
 from pbem.instance.addresses import check_address
 from pbem.post.mail.outbox import mail_row
@@ -62,7 +64,7 @@ def options_of(game_type: str) -> tuple[Option, ...]:
 def played_under(game_type: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The options a game is played under, in words, as its recorded options give them (``Option.read``: a game
     recorded before an option existed is shown with the reading it is played by)."""
-    return described(options_of(game_type), options)
+    return readings_described(options_of(game_type), options)
 
 
 # The options of the table rather than the rules (``docs/configuration.md``), which every game takes.
@@ -158,6 +160,23 @@ def policy_described(options: Mapping[str, Any]) -> list[tuple[str, str]]:
     return [("When a player is away", words[:1].upper() + words[1:]), ("When a player is silent", silent)]
 
 
+def described(game_type: str, options: Mapping[str, Any], data_override: Any = None) -> list[tuple[str, str]]:
+    """The game's options, time limits and seat policies in words (never the rules' keys), as the invitation (its
+    mail and its page) and the muster page give them."""
+    words: list[tuple[str, str]] = []
+    for option in options_of(game_type):
+        value = options.get(option.key, option.default().json)
+        choice = next((c for c in option.choices if c.json == value), option.default())
+        words.append((option.label, choice.words))
+    for key, label in (("turn_hours", "Time for a turn"), ("interrupt_hours", "Time for an out-of-turn decision")):
+        if key in options:
+            words.append((label, f"{float(options[key]):g} hours"))
+    words += policy_described(options)
+    if data_override:
+        words.append(("Game data", "corrected by the organiser (a data override file)"))
+    return words
+
+
 # ---- who may create games ---------------------------------------------------------------------
 
 def new_game_url(notifier: Notifier, oid: str) -> str:
@@ -247,21 +266,24 @@ class Request:
     options: dict[str, Any] = field(default_factory=dict)
     data_override: dict[str, Any] | None = None
     position: dict[str, Any] | None = None
+    name: str | None = None  # the game's, as the organiser gave it (None: named after the game and its players)
 
 
 def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tuple[str, str]],
           chosen: Mapping[str, Any], hours: Mapping[str, float], override: bytes | Mapping[str, Any] | None,
-          position: bytes | Mapping[str, Any] | None = None) -> Request:
+          position: bytes | Mapping[str, Any] | None = None, name: str | None = None) -> Request:
     """Check a new game's request whole: nothing is written until all of it is right.
 
     ``players`` are (name, address) pairs in seat order (blank rows already left out); ``chosen`` the
     options by key (a choice's form value or its JSON); ``hours`` the turn and interrupt limits; ``override``
     a TOML file or its object; ``position`` the one to begin from (``pbem.organising.positions``), a file or its
-    object, checked by the game as it would be when the game is created.
+    object, checked by the game as it would be when the game is created; ``name`` the game's name (blank: named
+    after the game and its players).
     """
     rules = games.get(game_type)
     if rules is None:
         raise ServiceError("choose one of the games offered")
+    called = check_name(name)
     found: list[Player] = []
     for number, (name, email) in enumerate(players, start=1):
         if not email.strip():
@@ -309,7 +331,7 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
     if position is not None:
         begun = positions.parse(position) if isinstance(position, bytes) else positions.plain(position)
         check_position(rules, config, begun)
-    return Request(game_type, rules.title, found, options, data, begun)
+    return Request(game_type, rules.title, found, options, data, begun, called)
 
 
 def check_position(rules: Rules[Any], config: GameConfig, position: Mapping[str, Any]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from typing import Any, Mapping, Protocol
+from typing import Any, Protocol
 
 import tomli_w
 

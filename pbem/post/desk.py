@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence
+from typing import Any, Mapping, Protocol
 
-from events.envelope import Event
 from events.replay import GameState
 from events.store import Row
 from pbem.instance.links import Links
@@ -23,10 +22,9 @@ class Composer(TableMail, Protocol):
 
     def organiser_url(self, game_id: str) -> str: ...
 
-    def compose(self, service: Any, state: GameState[Any], new_events: Sequence[Event],
-                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
-                extra: Mapping[str, Any] | None = None, tz: str | None = None,
-                told: int | None = None) -> list[Row]: ...
+    def compose(self, service: Any, state: GameState[Any], player: Mapping[str, Any], kind: str, prompt: Any, *,
+                deadline: str | None = None, extra: Mapping[str, Any] | None = None, tz: str | None = None,
+                told: int | None = None, holder_since: int | None = None) -> list[Row]: ...
 
 
 class Desk(undo_requests.Table, Protocol):

@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 
 from events.envelope import Event, actor_seat
 from events.handling import is_delivery
-from events.replay import GameState, undone_seqs
+from events.replay import GameState
 from events.store import Row
 from pbem.post.desk import Desk
-from pbem.table import autopilot, replacing, undo_requests
+from pbem.table import autopilot, undo_requests
 from pbem.proof import logbook
-from pbem.post import owed_mail, webhooks
+from pbem.post import held, owed_mail, story, webhooks
 from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.instance.links import Links
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, domain_of, new_message_id
 from pbem.post.people import MailSettings, readers
 from pbem.instance.times import DEFAULT_ZONE, short_time, zone_in, zone_of
-from pbem.games.presentation import short_name, turn_label
-from pbem.table.seat_events import AUTOPILOT_ON, TOLD_TYPES
-from pbem.table.talk import TALK_TYPES, is_talk
+from pbem.games.presentation import turn_label
+from pbem.table import naming
+from pbem.table.seat_events import AUTOPILOT_ON
+from pbem.table.talk import is_talk
 
 
-SINCE_LINES = 12    # what happened since the last mail: the latest lines; the replay has the rest
-RECEIPT_LINES = 40  # a receipt's event lines: the latest; the audit pages have the rest
 HISTORY_LINES = 400  # the seat's log in a welcome mail: the latest lines; the replay has all of it
+SUBJECT_WORDS = 64  # a decision's words in a subject, at most (cut at a word)
 
 SUBJECTS = {
     "turn": "Your turn",
@@ -47,9 +48,10 @@ class Notifier:
     """Composes the mails of a command; knows the templates, the links and the addresses."""
 
     def __init__(self, links: Links, *, base_url: str, sender: str, reply_address: str,
-                 timezone: str = DEFAULT_ZONE) -> None:
+                 timezone: str = DEFAULT_ZONE, idle_minutes: float = 10.0) -> None:
         self.links = links
         self.timezone = timezone  # of players who chose none
+        self.idle_minutes = idle_minutes  # how long a player who just acted is left alone (``pbem.post.held``)
         self.base_url = base_url.rstrip("/")
         self.sender = sender
         self.reply_address = reply_address
@@ -94,9 +96,18 @@ class Notifier:
         actor = actor_seat(str(events[0].cause.get("actor", "")))
         undo = any(e.type == "pbem.ActionsUndone" for e in events)
         asked = any(e.type in UNDO_EVENTS for e in events)
-        if asked and is_delivery(events):
+        delivery = is_delivery(events)  # an absence, a pause, an order: no move, so no decision is new
+        if asked and delivery:
             return self.undo_request_mails(service, after, events, players)  # all that a request or answer causes
-        rows: list[Row] = []
+        # the player's own command (not a time-out, an order, autopilot): they are at the game now, and so, for
+        # ``idle_minutes`` after it, is anyone who acted a moment ago (``pbem.post.held``)
+        own = actor is not None and events[0].cause.get("via") in held.OWN and self.idle_minutes > 0
+        rows: list[Row] = story.rows(service.store, rules, after)
+        if own:
+            assert actor is not None
+            rows.append(held.hold(after, actor, events[-1].recorded_at, self.idle_minutes))
+        at_it = held.active(service.store, after.game_id, datetime.now(timezone.utc)) \
+            if prompts and self.idle_minutes > 0 else set()
         agreed = next((e.payload for e in events if e.type == UNDO_REQUEST_CLOSED), None)
         extra = None
         if agreed is not None and agreed["result"] == "approved":
@@ -108,18 +119,20 @@ class Notifier:
             seat = int(player["seat"])
             row = known.get(str(player["email"]))
             chosen = MailSettings.of(row)
-            again = seat == actor and not undo and seat in prompts  # the mover decides again at once
+            again = seat == actor and not delivery and seat in prompts  # the mover (or the undoer) decides again at once
             if after.ended:
                 kind = "ended"
             elif seat in deadlines or again:
                 if seat in piloted:
                     continue  # the scheduler plays it at once: "your turn" would be wrong (docs/playing.md)
                 kind = "turn" if (deadlines.get(seat, {}).get("kind") or prompts[seat].kind) == "turn" else "prompt"
+                if (own and seat == actor) or seat in at_it:
+                    continue  # they are at the game: one mail later, if they leave it waiting (``pbem.post.held``)
             elif seat in timed_out:
                 kind = "timeout"
-            elif seat == actor and not undo:
+            elif seat == actor and not undo and not delivery:
                 kind = "receipt"  # the move ended the mover's part: they saw the result on the page
-            elif undo:
+            elif undo and not (own and seat == actor):
                 kind = "undone"
             else:
                 continue
@@ -129,6 +142,8 @@ class Notifier:
                 continue  # folded into their next mail
             if kind in ("turn", "prompt") and chosen.mode == "daily":
                 continue  # the digest lists it
+            if kind != "receipt" and not (own and seat == actor):
+                rows.append(held.drop(after.game_id, seat))  # this mail tells all that a held one would
             rows.append(owed_mail.owe(after, len(rows), player, kind, deadline=deadlines.get(seat, {}).get("due_at"),
                                       extra=extra, tz=zone_in(row, self.timezone)))  # composed after the command
         if asked:  # a move that lapsed a request, or the undo that an approval applied
@@ -196,7 +211,7 @@ class Notifier:
                       "")
         title = service.kernel.rules(state).title
         name = state.config.seats[seat].name
-        subject = f"[{title} · {state.game_id}] {name} is on autopilot: a substitute is wanted"
+        subject = f"[{naming.name_of(state, title)}] {name} is on autopilot: a substitute is wanted"
         stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
         context = {"title": title, "game_id": state.game_id, "name": name, "reason": reason,
                    "organise_url": self.organiser_url(state.game_id), "seat": seat}
@@ -216,7 +231,7 @@ class Notifier:
         # predecessor's private notes and kept reasons, which were that player's own
         history = [str(line["text"]) for line in logbook.log(service, state.game_id, seat, holder_since=since)
                    if not line.get("undone") and not line.get("repeats")]
-        welcome = self.compose(service, state, [], new, "welcome", prompt,
+        welcome = self.compose(service, state, new, "welcome", prompt, holder_since=since,
                                extra={"history": history[-HISTORY_LINES:],
                                       "history_more": max(0, len(history) - HISTORY_LINES),
                                       "previous": old["name"]},
@@ -226,7 +241,7 @@ class Notifier:
     def seat_given(self, service: Desk, state: GameState[Any], old: Mapping[str, Any], new_name: str) -> list[Row]:
         """The old player's mail: their seat went to another player; no view, no link to the seat."""
         title = service.kernel.rules(state).title
-        subject = f"[{title} · {state.game_id}] Your seat was given to another player"
+        subject = f"[{naming.name_of(state, title)}] Your seat was given to another player"
         stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
         context = {"title": title, "game_id": state.game_id, "player": old["name"], "new_name": new_name,
                    "home_url": self.home_url(service.player_id(str(old["email"])))}
@@ -238,33 +253,33 @@ class Notifier:
         return [mail_row(game_id=state.game_id, seat=None, to_addr=str(old["email"]), kind="seat_given",
                          subject=subject, message_id=message_id, draft=draft, now=stamp)]
 
-    def context(self, service: Desk, state: GameState[Any], since_events: Sequence[Event],
-                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None, now: datetime, tz: str,
-                extra: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """What a mail to this player says at ``state``: ``since_events`` are the events since their last mail."""
+    def context(self, service: Desk, state: GameState[Any], player: Mapping[str, Any], kind: str, prompt: Any, *,
+                told: int, deadline: str | None, now: datetime, tz: str,
+                extra: Mapping[str, Any] | None = None, holder_since: int | None = None) -> dict[str, Any]:
+        """What a mail to this player says at ``state``: the story since their last own turn (``pbem.post.story``),
+        what to do, the table, and the proof of their own moves since their last mail (at ``told``)."""
         game_id, seat = state.game_id, int(player["seat"])
         rules = service.kernel.rules(state)
-        since = self.describe(service, state, since_events, seat)
-        receipt = [e for e in since_events if actor_seat(str(e.cause.get("actor", ""))) == seat]
-        shown = receipt[-RECEIPT_LINES:]
+        told_story = story.tell(service, state, seat, told, holder_since)
         view = dict(rules.view(state.game, seat))
         if view.get("assumed"):  # a mail says it in one sentence with a link (the page lists them): not the list
             view["uses_assumed_data"] = True
             del view["assumed"]
         play_url = self.play_url(game_id, seat, state.seq)  # signed once: the page, its replay and audit pages
+        own = told_story.own
         return {
-            "kind": kind, "game_id": game_id, "title": rules.title, "player": player["name"], "seat": seat,
+            "kind": kind, "game_id": game_id, "title": rules.title, "name": naming.name_of(state, rules.title),
+            "label": turn_label(state.game_type, view), "player": player["name"], "seat": seat,
             "seats": [s.name for s in state.config.seats], "prompt": prompt.to_json() if prompt else None,
             "deadline": deadline, "now": now.isoformat(timespec="minutes"),
-            "since": since[-SINCE_LINES:], "since_more": max(0, len(since) - SINCE_LINES), "view": view,
+            "story": told_story.groups, "story_more": told_story.cut, "since": told_story.lines, "view": view,
             "play_url": play_url if prompt else None,
             "reply_to": self.reply_to(game_id, seat, state.seq, play_url) if prompt else None,
             "home_url": self.home_url(service.player_id(str(player["email"]))),
             "commands": service.legal_texts(state, seat, 12) if prompt else [],
-            "receipt": [{"seq": e.seq, "hash": e.hash, "type": e.type, "text": self.receipt_words(service, state, e, seat)}
-                        for e in shown],
-            "receipt_more": len(receipt) - len(shown),
-            "audit_url": f"{play_url}/audit/{shown[0].seq}" if shown else None,
+            # the proof of their own moves since their last mail: one witness line, not a list of hashes
+            "recorded": {"seq": own[-1][0], "hash": own[-1][1], "count": len(own)} if own else None,
+            "audit_url": f"{play_url}/audit/{own[0][0]}" if own else None,
             "replay_url": f"{play_url}/replay",
             "verify_url": f"{self.base_url}/games/{game_id}/verify",
             "outcome": state.outcome, "seed": state.seed, "seq": state.seq,
@@ -275,17 +290,17 @@ class Notifier:
             **(extra or {}),
         }
 
-    def compose(self, service: Desk, state: GameState[Any], new_events: Sequence[Event],
-                player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,
-                extra: Mapping[str, Any] | None = None, tz: str | None = None,
-                told: int | None = None) -> list[Row]:
+    def compose(self, service: Desk, state: GameState[Any], player: Mapping[str, Any], kind: str, prompt: Any, *,
+                deadline: str | None = None, extra: Mapping[str, Any] | None = None, tz: str | None = None,
+                told: int | None = None, holder_since: int | None = None) -> list[Row]:
         """One mail to one player, and the update of what they have been told.
 
-        The mail holds what happened since the player's last mail (the latest ``SINCE_LINES``), and
-        their receipt: the hash of every event their own moves recorded since then (a move that ended
-        their part sent no mail of its own). The player's time zone (``tz``, if the caller read it) is fixed in
-        the draft now: a zone chosen later applies to later mails. ``told``: the last seq the player was told of,
-        if the caller knows it (``pbem.post.owed_mail`` composes several mails of one player before writing any).
+        The mail tells everything since the player's last own turn (``pbem.post.story``, read from the store as the
+        log gives it to them) and, in one witness line, the last event their own moves recorded since their last
+        mail (a move that ended their part sent no mail of its own). The player's time zone (``tz``, if the caller
+        read it) is fixed in the draft now: a zone chosen later applies to later mails. ``told``: the last seq the
+        player was told of, if the caller knows it (``pbem.post.owed_mail`` composes several mails of one player
+        before writing any). ``holder_since``: where a replacement's hold of the seat began (their welcome).
         """
         game_id, seat = state.game_id, int(player["seat"])
         if told is None:
@@ -293,15 +308,12 @@ class Notifier:
                                         (game_id, seat))
             told = int(found[0]["last_seq"]) if found else 0
         sent = told > 0
-        history = {e.seq: e for e in service.store.read(game_id, told, state.seq)}
-        history.update({e.seq: e for e in new_events if told < e.seq <= state.seq})
         now = datetime.now(timezone.utc)
         tz = tz or zone_of(service.store, str(player["email"]), self.timezone)
-        context = self.context(service, state, [history[k] for k in sorted(history)], player, kind, prompt,
-                               deadline=deadline or service.deadline_of(game_id, seat), now=now, tz=tz, extra=extra)
-        rules = service.kernel.rules(state)
-        view = context["view"]
-        subject = self.subject(kind, state, rules.title, view, prompt, context["deadline"], tz)
+        context = self.context(service, state, player, kind, prompt, told=told,
+                               deadline=deadline or service.deadline_of(game_id, seat), now=now, tz=tz, extra=extra,
+                               holder_since=holder_since)
+        subject = self.subject(kind, state, context["name"], context["label"], prompt, context["deadline"], tz)
         root = self.thread_root(game_id, seat)
         message_id = root if not sent else new_message_id(self.sender)
         stamp = now.isoformat(timespec="microseconds")
@@ -354,26 +366,30 @@ class Notifier:
             service.store, draft, email=email, game_id=None, seat=None, kind="digest", base_url=self.base_url)
 
     @staticmethod
-    def subject(kind: str, state: GameState[Any], title: str, view: Any, prompt: Any, deadline: str | None,
+    def subject(kind: str, state: GameState[Any], name: str, label: str | None, prompt: Any, deadline: str | None,
                 tz: str) -> str:
-        """``[Emerald · 3f9a1c22d0] Your turn (turn 6, action 2 of 2)``: short, and never more than the body says.
+        """``[Friday game] Your turn (turn 6, action 2 of 2)``: the game's name, what to do, where the game stands.
 
-        Subjects show in notification previews: they name the game, whose turn it is and what to do,
-        never a card, a target or a hidden thing.
+        Subjects show in notification previews: they say what the mail's decision is in its own words (its first
+        sentence, never a card in the hand), so two mails of two decisions differ.
         """
-        words = SUBJECTS[kind]
-        label = turn_label(state.game_type, view)
-        if kind == "turn" and label:
-            words = f"Your turn ({label})"
+        at = f" ({label})" if label else ""
+        if kind in ("turn", "prompt") and prompt is not None:
+            words = decision_words(str(prompt.text)) + at
         elif kind == "reminder":
             what = "your turn" if prompt is None or prompt.kind == "turn" else "a decision for you"
-            words = f"Reminder: {what}" + (f" (due {short_time(deadline, tz)})" if deadline else "")
+            due = f"due {short_time(deadline, tz)}" if deadline else ""
+            words = f"Reminder: {what}" + (f" ({'; '.join(w for w in (label, due) if w)})" if label or due else "")
         elif kind == "ended" and state.outcome:
             names = [s.name for s in state.config.seats]
             winners = [names[int(w)] for w in state.outcome.get("winners", []) if 0 <= int(w) < len(names)]
-            if winners:
-                words = f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
-        return f"[{short_name(state.game_type, title)} · {state.game_id}] {words}"
+            words = f"Game over: {' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners \
+                else SUBJECTS[kind]
+        elif kind in ("timeout", "receipt", "undone", "reply_error"):
+            words = SUBJECTS[kind] + at
+        else:
+            words = SUBJECTS[kind]
+        return f"[{name}] {words}"
 
     @staticmethod
     def default_text(rules: Any, state: GameState[Any], prompt: Any) -> str | None:
@@ -385,28 +401,14 @@ class Notifier:
         except Exception:  # a default the syntax cannot say: the mail falls back to its kind
             return None
 
-    @staticmethod
-    def receipt_words(service: Desk, state: GameState[Any], event: Event, seat: int) -> str:
-        """A recorded event of the player's in words, for their receipt (a record of the delivery layer by its kind)."""
-        if event.type == "pbem.RandomDrawn":
-            return "chance was drawn (the seed shows it at the end)"
-        names = [s.name for s in state.config.seats]
-        return logbook.describe_event(service.kernel.rules(state), event, seat, state.ended, names)
 
-    @staticmethod
-    def describe(service: Desk, state: GameState[Any], events: Sequence[Event], seat: int) -> list[str]:
-        """What happened, in words, as this seat may read it (the delivery layer's own events left out)."""
-        rules = service.kernel.rules(state)
-        names = [s.name for s in state.config.seats]
-        skipped = undone_seqs(events)
-        since = replacing.since_seq(service.store, state.game_id, seat)  # words before it were another player's
-        lines = []
-        for event in events:
-            if event.type.startswith("pbem.") and event.type not in ("pbem.ActionsUndone", "pbem.GameEnded",
-                                                                      *TALK_TYPES, *TOLD_TYPES):
-                continue
-            if event.type == "pbem.RandomDrawn" or logbook.left_out(rules, event, seat, state.ended, since):
-                continue
-            text = logbook.describe_event(rules, event, seat, state.ended, names, since)
-            lines.append(f"{event.seq}. {text}" + (" (taken back)" if event.seq in skipped else ""))
-        return lines
+def decision_words(text: str) -> str:
+    """What a prompt asks, as a subject says it: ``Your turn``, or the prompt's first sentence without its asides
+    (``Continue your action: move your agents, or stop``), cut at a word after ``SUBJECT_WORDS`` characters."""
+    if text.strip().lower().startswith("your turn"):
+        return "Your turn"  # the turn's label says which action
+    first = re.split(r"(?<=[.?!])\s", text.strip(), maxsplit=1)[0]
+    first = re.sub(r"\s*\([^)]*\)", "", first).rstrip(" .")
+    if len(first) > SUBJECT_WORDS:
+        first = first[:SUBJECT_WORDS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return first[:1].upper() + first[1:] if first else "A decision for you"

@@ -145,5 +145,5 @@ def _compose(service: Desk, row: Mapping[str, Any], state: GameState[Any], told:
     if told == 0:  # the seat's first mail says which reading of each contested rule the game is played by
         offered = getattr(rules, "option_choices", ())
         extra = {**(extra or {}), "played_under": described(offered, state.config.options)}
-    return notifier.compose(service, state, [], player, str(row["kind"]), prompt, deadline=row["deadline"],
+    return notifier.compose(service, state, player, str(row["kind"]), prompt, deadline=row["deadline"],
                             extra=extra, tz=str(row["tz"]), told=told)

@@ -84,4 +84,4 @@ def _compose(service: Desk, game_id: str, seat: int, due_at: str) -> list[Any]:
     player = next((p for p in service.players(game_id) if int(p["seat"]) == seat), None)
     if prompt is None or player is None or not player["mail"]:
         return []
-    return service.notifier.compose(service, state, [], player, "reminder", prompt, deadline=due_at)
+    return service.notifier.compose(service, state, player, "reminder", prompt, deadline=due_at)

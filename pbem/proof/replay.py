@@ -23,6 +23,7 @@ from events.replay import GameNotFound, GameState, Replayer, live_states
 from events.rules import Rules
 from events.schema import ACTIONS_UNDONE
 from pbem.errors import NotFound, ServiceError
+from pbem.games.presentation import turn_label
 from pbem.table.delivery import waiting_for
 from pbem.proof import reading
 from pbem.proof.logbook import describe_event
@@ -209,12 +210,19 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         "event": entry(line.events[at - 1]),
         "command": {"first_seq": first, "last_seq": last},
         "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
-        "turns": [{**t, "name": names[t["seat"]]} for t in line.turns(rules)],
+        "turns": [{**t, "name": names[t["seat"]], "words": turn_words(state.game_type, rules, line.states[t["seq"] - 1])}
+                  for t in line.turns(rules)],
         "waiting_for": waiting_for(prompts, names, perspective.seat, perspective.everything),
         "outcome": state.outcome if state.ended else None,
         "seed": state.seed if state.ended else None,
         "views": views,
     }
+
+
+def turn_words(game_type: str, rules: Rules[Any], state: GameState[Any]) -> str | None:
+    """A turn as the game counts it (``turn 5``, ``setup``), for the replay's menu; None if the game does not say."""
+    label = turn_label(game_type, rules.view(state.game, None))
+    return label.split(",")[0].strip() if label else None
 
 
 def replay_for(store: Store, kernel: Kernel, game_id: str, at: int | None, seat: int | None, everything: bool,

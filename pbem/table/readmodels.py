@@ -12,7 +12,7 @@ from events.schema import GAME_CREATED
 from events.store import Row, SQLiteEventStore
 from pbem.errors import LinkRefused, NoSuchSeat, NotFound, ServiceError
 from pbem.instance.players import player_id
-from pbem.table import deadlines, reliability, replacing, seatlife, undo_requests
+from pbem.table import deadlines, naming, reliability, replacing, seatlife, undo_requests
 from pbem.table.delivery import GAME_PAUSED, GAME_RESUMED, STANDING_ORDER_SET
 from pbem.table.hooks import Host
 
@@ -21,7 +21,7 @@ def create_tables(store: SQLiteEventStore) -> None:
     """The table's read models and the tables of its capabilities."""
     store.ensure_table("games", {"game_id": str, "game_type": str, "title": str, "status": str, "seats": int,
                                  "last_seq": int, "created_at": str, "updated_at": str, "paused_at": str,
-                                 "organiser": str},
+                                 "organiser": str, "name": str},
                        pk="game_id")
     store.ensure_table("seats", {"game_id": str, "seat": int, "email": str, "name": str, "mail": int},
                        pk=("game_id", "seat"), indexes=[("email",)])
@@ -40,7 +40,7 @@ def create_tables(store: SQLiteEventStore) -> None:
 
 def games(store: SQLiteEventStore) -> list[dict[str, Any]]:
     """Every game of the instance, oldest first."""
-    return store.query("SELECT game_id, game_type, title, status, seats, last_seq, created_at, updated_at "
+    return store.query("SELECT game_id, game_type, title, name, status, seats, last_seq, created_at, updated_at "
                        "FROM games ORDER BY created_at, game_id")
 
 
@@ -111,6 +111,7 @@ def rows(host: Host, reminders: Sequence[float], after: GameState[Any], events: 
                               "last_seq": after.seq, "updated_at": events[-1].recorded_at}
     if events[0].type == GAME_CREATED:
         values["created_at"] = events[0].recorded_at
+        values["name"] = naming.name_of(after, rules.title)
     for event in events:
         if event.type == GAME_PAUSED:
             values["paused_at"] = event.recorded_at

@@ -28,18 +28,8 @@ REFUSALS = {"spent": (409, "Already answered"), "replaced": (410, "Invitation wi
 
 
 def described(found: muster.Muster) -> list[tuple[str, str]]:
-    """The game's options and time limits in words (never the rules' keys)."""
-    words: list[tuple[str, str]] = []
-    for option in organisers.options_of(found.game_type):
-        value = found.options.get(option.key, option.default().json)
-        choice = next((c for c in option.choices if c.json == value), option.default())
-        words.append((option.label, choice.words))
-    for key, label in (("turn_hours", "Time for a turn"), ("interrupt_hours", "Time for an out-of-turn decision")):
-        if key in found.options:
-            words.append((label, f"{float(found.options[key]):g} hours"))
-    words += organisers.policy_described(found.options)
-    if found.data_override:
-        words.append(("Game data", "corrected by the organiser (a data override file)"))
+    """The game's options and time limits in words (never the rules' keys): as its invitation mail gives them."""
+    words = organisers.described(found.game_type, found.options, found.data_override)
     if found.position is not None:
         words.append(("Start", "From a position the organiser set up, not from a new deal"))
     return words

@@ -86,7 +86,7 @@ def organiser(token: str) -> str:
 def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
               refusal: PageError | None = None) -> Any:
     s = settings()
-    values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
+    values = form or {"game": "", "name": "", "title": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
                       "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS), "random_seats": "",
                       "autopilot_after": str(autopilot.DEFAULT_AFTER), "form": secrets.token_hex(8)}
@@ -109,7 +109,7 @@ def open_asked(token: str, email: str, asked: organisers.Request, policy: dict[s
                                   options={**asked.options, **policy}, data_override=asked.data_override,
                                   days=float(settings()["invitation_days"]), position=asked.position,
                                   cause=Cause("link", read_token("newgame", token).cause()),
-                                  muster_id=muster.muster_id_for(email, form) if form else None)
+                                  muster_id=muster.muster_id_for(email, form) if form else None, name=asked.name)
     except muster.AlreadyOpened as err:
         return err.found
 
@@ -134,6 +134,7 @@ def create(token: str) -> Any:
     names, addresses = f.getlist("player_name")[:MAX_ROWS], f.getlist("player_email")[:MAX_ROWS]
     rows = [(n[:100], a[:300]) for n, a in zip(names, addresses)]
     form = {"game": game, "name": (f.get("name") or "").strip()[:organisers.MAX_NAME],
+            "title": (f.get("title") or "")[:200],
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
             "options": {k: v for k, v in f.items() if k.startswith("opt.")},
@@ -148,7 +149,7 @@ def create(token: str) -> Any:
         begin = uploaded("position", positions.MAX_POSITION)
         chosen = {k.split(".", 2)[2]: v for k, v in f.items() if k.startswith(f"opt.{game}.")}
         asked = organisers.check(service().kernel.games, game, [r for r in rows if r[0].strip() or r[1].strip()],
-                                 chosen, hours, raw, begin)
+                                 chosen, hours, raw, begin, name=form["title"])
         if f.get("random_seats") == "on":  # the organiser asked for seats drawn at random: the first seat plays first
             secrets.SystemRandom().shuffle(asked.players)
         found = open_asked(token, email, asked, policy, form["name"], form["form"])

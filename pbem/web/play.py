@@ -17,7 +17,7 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
 from pbem.table.delivery import STANDING_ANSWERS
-from pbem.games.presentation import choices, focus, picks, said
+from pbem.games.presentation import choices, focus, picks, said, turn_label
 from pbem.service import ServiceError
 from pbem.organising import organisers
 from pbem.table import autopilot
@@ -236,7 +236,8 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     ended = shown["status"] == "ended"
     receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash, "text": svc.describe_event(rules, e, index, ended, names),
                 "repeats": logbook.left_out(rules, e, index, ended)} for e in (result.events if result else [])]
-    return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
+    where = turn_label(state.game_type, rules.view(state.game, index))  # the game's count, not the event's number
+    return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt, where=where,
                            tz=reader_zone(seat.email),
                            next_url=url_for("play.page", token=token),
                            audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])

@@ -99,9 +99,16 @@ def test_an_organiser_creates_a_game_and_it_starts_when_everyone_has_accepted(cl
     # three invitations, each naming the others by name only
     for name, address in PLAYERS:
         mails = post.to(address)
-        assert len(mails) == 1 and mails[0]["Subject"] == "[pbem] Invitation: A Study in Emerald (2nd edition)"
+        assert len(mails) == 1 and mails[0]["Subject"] == "[pbem] Invitation: Emerald with Ann, Ben and Cy"
         body = text_of(mails[0])
-        assert "Olive invites you" in body and all(n in body for n, _ in PLAYERS)
+        assert "Olive invites you to play A Study in Emerald (2nd edition)" in body
+        assert all(n in body for n, _ in PLAYERS)
+        # what the invitation page and docs/organising.md promise: the options, the time limits, the policies
+        flat = " ".join(body.split())
+        assert "Free card actions after a turn's last action: Not allowed" in flat
+        assert "Time for a turn: 48 hours" in flat and "Time for an out-of-turn decision: 12 hours" in flat
+        assert "When a player is away: An away player's own clock stops, up to 14 days in this game" in flat
+        assert "When a player is silent: After 3 missed deadlines in a row" in flat
         assert not [a for _, a in PLAYERS if a != address and a in mails[0].as_string()]
 
     assert "You accepted" in text(answer(client, post.link("ann@example.org", "Accept"), "accept"))
@@ -135,7 +142,7 @@ def test_an_organiser_creates_a_game_and_it_starts_when_everyone_has_accepted(cl
     options = service.load(game["game_id"]).config.options
     # the organiser's choice, the game's other options at their defaults, and the delivery layer's
     chosen = service.kernel.games["emerald"].options({"free_actions_after_last_action": False})  # type: ignore[attr-defined]
-    assert options == {**chosen, "turn_hours": 48.0, "interrupt_hours": 12.0}
+    assert options == {**chosen, "turn_hours": 48.0, "interrupt_hours": 12.0, "name": "Emerald with Ann, Dee and Cy"}
     assert options["free_actions_after_last_action"] is False
     first = [m for address in ("ann@example.org", "dee@example.org", "cy@example.org")
              for m in post.to(address) if "Your turn" in str(m["Subject"])]
@@ -236,8 +243,8 @@ def test_the_seat_policies_chosen_on_the_page_are_the_game_s(client: FlaskClient
 
     for _, address in PLAYERS:
         body = text_of(post.to(address)[0])
-        assert "When a player is away: the game's clocks stop while anyone is away." in " ".join(body.split())
-        assert "after 2 missed deadlines in a row" in " ".join(body.split())
+        assert "When a player is away: The game's clocks stop while anyone is away" in " ".join(body.split())
+        assert "When a player is silent: After 2 missed deadlines in a row" in " ".join(body.split())
     invitation = text(client.get(post.link("ann@example.org", "Accept")))
     assert "The game&#39;s clocks stop while anyone is away" in invitation and "After 2 missed deadlines" in invitation
     for _, address in PLAYERS:
@@ -350,3 +357,23 @@ def test_open_sign_up_is_off_by_default_and_never_tells_whether_an_address_is_kn
     bad = client.post("/new", data={"email": "nobody", "csrf": csrf_of(page),
                                     "nonce": re.search(r'name="nonce" value="(\w+)"', page).group(1)})
     assert bad.status_code == 400 and "is not an email address" in text(bad)
+
+
+def test_the_organiser_names_the_game_and_the_invitations_and_the_game_carry_the_name(
+        client: FlaskClient, service: Service, post: Post) -> None:
+    path = new_game_page(client, service, post)
+    page = text(client.get(path))
+    assert 'name="title"' in page and "Name of the game" in page
+    refused = client.post(path, data=form(csrf_of(page), title="x" * 81))
+    assert refused.status_code == 400 and "at most 80 characters" in text(refused)
+    assert muster.listing(service.store) == [] and post.to("ann@example.org") == []
+    created = client.post(path, data=form(csrf_of(page), title=" Friday   game "))
+    assert created.status_code == 303
+    for _, address in PLAYERS:
+        [invitation] = post.to(address)
+        assert invitation["Subject"] == "[pbem] Invitation: Friday game"
+        assert "\u201cFriday game\u201d" in text_of(invitation)
+    for _, address in PLAYERS:
+        answer(client, post.link(address, "Accept"), "accept")
+    game_id = muster.listing(service.store)[0]["game_id"]
+    assert service.store.query("SELECT name FROM games WHERE game_id = ?", (game_id,))[0]["name"] == "Friday game"

@@ -79,6 +79,8 @@ def test_the_preview_and_the_receipt_say_the_move_in_words(client: FlaskClient, 
                                                                     "text": "move 1 agent using 308"})))
     happened = done[done.index("What happened"):done.index("Receipt")]
     assert "Ben plays Courier (308)." in happened
+    assert re.search(r"Recorded; the game is at turn \d+, (action \d of 2|both actions done) now\.", done), \
+        done[done.index("Recorded"):][:80]  # the game's count, not an event number
     assert re.search(r'href="/play/[^"/]+/audit/\d+">Check these events', done)
     assert f'href="/games/{game_id}/verify">verify the whole game' in done
 

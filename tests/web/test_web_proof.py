@@ -175,16 +175,17 @@ def test_the_record_is_downloadable_after_the_end_verifies_and_the_full_record_i
 
 def test_a_mail_with_a_receipt_links_the_audit_of_the_move_the_verification_and_the_replay(client: FlaskClient,
                                                                                     game: Game) -> None:
-    from delivery import html_of, mails_to, parse, text_of
+    from delivery import html_of, later, mails_to, parse, text_of
     from pbem.post.mail.outbox import message_of
     result = game.service.act(game.id, ANN.email, "bet 2", cause=Cause("cli"))
     game.service.act(game.id, BEN.email, "bet 1", cause=Cause("cli"))
+    later(game.service)  # she left her turn waiting: her mail comes
     receipt = parse(message_of(mails_to(game.service, ANN.email)[-1]))  # folded into her next turn's mail
     body = text_of(receipt)
     urls = {label: re.search(rf"{label}: http://[^/]+(/\S+)", body)[1]  # type: ignore[index]
-            for label in ("Audit this move", "Verify the whole game", "Replay the game as you saw it")}
-    audit = text(client.get(urls["Audit this move"]))
+            for label in ("audit your moves", "Verify the whole game", "Replay the game as you saw it")}
+    audit = text(client.get(urls["audit your moves"]))
     assert f"Audit of event {result.events[0].seq}" in audit and result.events[0].hash in audit
     assert "Verified" in text(client.get(urls["Verify the whole game"]))
     assert "As Ann saw it at that moment" in text(client.get(urls["Replay the game as you saw it"]))
-    assert urls["Audit this move"].replace("&", "&amp;") in html_of(receipt)
+    assert urls["audit your moves"].replace("&", "&amp;") in html_of(receipt)

@@ -206,7 +206,7 @@ def _mail_error(service: Inbox, game_id: str, seat: int, error: str) -> None:
     state = service.load(game_id)
     player = next(p for p in service.players(game_id) if p["seat"] == seat)
     prompt = service.kernel.rules(state).prompts(state.game).get(seat) if not state.ended else None
-    rows = service.notifier.compose(service, state, [], player, "reply_error", prompt, extra={"error": error})
+    rows = service.notifier.compose(service, state, player, "reply_error", prompt, extra={"error": error})
     with service.store.transaction() as conn:
         for row in rows:
             write_row(conn, row)

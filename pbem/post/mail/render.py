@@ -85,7 +85,8 @@ def build(draft: Mapping[str, Any]) -> str:
     if witness:  # the chain head when the mail was written: the player's own proof of the log (pbem.proof.witness)
         headers.append((WITNESS_HEADER, header_value(witness["game_id"], witness["seq"], witness["hash"])))
     if context.get("game_id") and context.get("title"):  # one list per game: mail programs filter and mute by it
-        headers.append(("List-Id", f"{context['title']} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"))
+        called = "".join(c for c in str(context.get("name") or context["title"]) if c not in '<>"\\')
+        headers.append(("List-Id", f"{called} <{context['game_id']}.pbem.{domain_of(draft['sender'])}>"))
     elif draft.get("list"):  # a mail of no one game (the digest): its own list
         name, key = draft["list"]
         headers.append(("List-Id", f"{name} <{key}.pbem.{domain_of(draft['sender'])}>"))
