@@ -204,14 +204,14 @@ def test_export_import_verify_and_audit_round_trip(run: Any, game: str, tmp_path
     assert json.loads(run("game", "show", game, "--json").output)["status"] == "ended"
     verified = run("game", "verify", game).output
     assert verified.strip().endswith("OK") and "every draw recomputed" in verified
-    record = run("game", "export", game).output
+    record = run("game", "export", game, "--with-secrets").output  # the whole record: only it can be imported
     path = tmp_path / "game.jsonl"
     path.write_text(record)
     other = tmp_path / "other"
     assert CliRunner().invoke(cli, ["--instance", str(other), "init"]).exit_code == 0
     result = CliRunner().invoke(cli, ["--instance", str(other), "game", "import", str(path)])
     assert result.exit_code == 0 and "verified" in result.output, result.output
-    again = CliRunner().invoke(cli, ["--instance", str(other), "game", "export", game])
+    again = CliRunner().invoke(cli, ["--instance", str(other), "game", "export", game, "--with-secrets"])
     assert again.output.splitlines()[1:] == record.splitlines()[1:]
     assert "already exists" in run("game", "import", str(path), ok=False).output
     audit = json.loads(run("game", "audit", game, "7").output)
@@ -295,7 +295,8 @@ def test_show_as_a_player_prints_what_their_mail_prints(tmp_path: Path) -> None:
     # from the story to the board, the hand and the witness, the lines are the mail's (its links are signed anew;
     # the draft's stored view lists the points by kind in another order)
     for part in (text[text.index("SINCE YOUR LAST TURN"):text.index("Act on the web page")],
-                 text[text.index("Or reply to this mail"):text.index("YOU: ")],
+                 text[text.index("Or reply to this mail"):text.index("RULES CHOSEN FOR THIS GAME")],  # first mail only
+                 text[text.index("THE TABLE, AS YOU SEE IT"):text.index("YOU: ")],
                  text[text.index("YOUR HAND"):text.index("Replay the game")],
                  text[text.index("Witness: "):]):
         assert part.strip() in shown.output

@@ -107,19 +107,23 @@ def test_a_position_written_at_an_event_begins_the_same_game_which_plays_on_to_a
 
     # the header gives the options the game was played under, as --option flags the command takes back
     flags = re.findall(r"^#\s+(--option \S+)$", text, re.M)
-    assert flags and all(f"--option {key}=" in text for key in then.config.options if key != "revision")
+    assert flags and all(f"--option {key}=" in text for key in then.config.options
+                         if key not in ("revision", "name"))  # the name is the table's: a new game gets its own
     again = new_game(run, game_type, "--position", str(written), *[p for f in flags for p in f.split(" ", 1)])
     first = service.store.read(again, 0, 2)
-    assert first[0].payload["from_position"] is True and first[0].payload["options"] == then.config.options
+    begun = dict(first[0].payload["options"])
+    assert first[0].payload["from_position"] is True and begun.pop("name") == then.config.options["name"] + " (2)"
+    assert begun == {k: v for k, v in then.config.options.items() if k != "name"}
     assert first[1].type == POSITION_GIVEN and first[1].visibility.kind == "server"
 
     # every seat is offered the same commands and sees the same table; so does a spectator
     for seat, email in enumerate(EMAILS):
         legal = json.loads(run("game", "legal", again, "--as", email, "--json").output)
         assert [a["text"] for a in legal] == service.legal_texts(then, seat), seat
-        shown = json.loads(run("game", "show", again, "--as", email, "--json").output)
+        shown = json.loads(run("game", "show", again, "--as", email, "--json", "--raw").output)
         assert shown["view"] == as_json(rules.view(then.game, seat)), seat
-    assert json.loads(run("game", "show", again, "--json").output)["view"] == as_json(rules.view(then.game, None))
+    public = json.loads(run("game", "show", again, "--json", "--raw").output)
+    assert public["view"] == as_json(rules.view(then.game, None))
 
     play(service, again, 3000, seed=3)
     assert service.load(again).ended
@@ -193,7 +197,8 @@ def test_an_option_is_given_as_the_page_sends_it_or_as_its_json(run: Any, servic
                        "free_actions_after_last_action=no", "--option", "turn_hours=48")
     as_json_ = new_game(run, "emerald", "--option", "cthulhu_takes_royalty=true", "--option",
                         "free_actions_after_last_action=false", "--option", "turn_hours=48")
-    recorded = [service.store.read(g, 0, 1)[0].payload["options"] for g in (as_page, as_json_)]
+    recorded = [{k: v for k, v in service.store.read(g, 0, 1)[0].payload["options"].items() if k != "name"}
+                for g in (as_page, as_json_)]  # the options, without the games' names (the second gets a number)
     assert recorded[0] == recorded[1]
     assert recorded[0]["cthulhu_takes_royalty"] is True and recorded[0]["free_actions_after_last_action"] is False
     assert recorded[0]["turn_hours"] == 48

@@ -145,8 +145,10 @@ def test_an_organiser_creates_a_game_and_it_starts_when_everyone_has_accepted(cl
     assert options == {**chosen, "turn_hours": 48.0, "interrupt_hours": 12.0, "name": "Emerald with Ann, Dee and Cy"}
     assert options["free_actions_after_last_action"] is False
     first = [m for address in ("ann@example.org", "dee@example.org", "cy@example.org")
-             for m in post.to(address) if "Your turn" in str(m["Subject"])]
-    assert len(first) == 1  # the first player's turn mail went out
+             for m in post.to(address) if "(setup)" in str(m["Subject"])]
+    # the first player's mail went out, its subject the game's name and the setup's decision
+    assert [str(m["Subject"]).strip() for m in first] == [
+        "[Emerald with Ann, Dee and Cy] Place one of your agents in a city (setup)"]
     assert "Everyone accepted" in str(post.to("olive@example.org")[-1]["Subject"])
     assert muster.verify(service.store, found["muster_id"]) is None
 
