@@ -1,0 +1,226 @@
+"""The ``search`` level: one information-set Monte Carlo tree search for every game, within a time budget.
+
+Each iteration draws a world from the seat's knowledge (the game's sampler: other hands, decks and identities dealt
+again among what the log leaves possible) and walks one tree of actions in it: the tree is shared by every world,
+so a move is judged by what it does over all the worlds the seat cannot tell apart, not in one it would have to
+guess (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012). At each step the player to act picks by UCB
+among the actions legal in this world, counting how often each was available rather than how often its parent was
+visited. A new action is followed by a short random playout, and the game's evaluation of the position reached
+gives every seat its share; a finished game gives the true result. The root's actions start from a one-step look
+(the ``greedy`` judgement), so a search cut very short still plays sensibly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Callable, Sequence
+
+from events.rules import Action, Rules
+from pbem.bots.games import GameBot, game_bot, rules_of
+from pbem.bots.knowledge import Knowledge
+from pbem.bots.levels import WorldsBot
+from pbem.bots.play import BotRng, Choice, by_kind, outcome_values, share, step, words
+
+Oracle = Callable[[Knowledge], Any]
+
+MAX_DEPTH = 60
+
+
+def _key(action: Action) -> str:
+    return repr(sorted(action.items()))
+
+
+class Edge:
+    __slots__ = ("action", "visits", "total", "avail", "child")
+
+    def __init__(self, action: Action, visits: int = 0, total: float = 0.0) -> None:
+        self.action = action
+        self.visits = visits
+        self.total = total
+        self.avail = visits
+        self.child: Node | None = None
+
+
+class Node:
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        self.edges: dict[str, Edge] = {}
+
+
+class SearchBot(WorldsBot):
+    """Information-set Monte Carlo tree search within ``budget`` seconds (or exactly ``iterations`` iterations,
+    which makes the move depend on the seed alone: for tests)."""
+
+    name = "search"
+
+    def __init__(self, budget: float = 1.0, iterations: int | None = None, *, exploration: float = 0.6,
+                 playout: int = 0, reuse: int = 2, oracle: Oracle | None = None) -> None:
+        super().__init__()
+        self.budget = budget
+        self.iterations = iterations
+        self.exploration = exploration
+        self.playout = playout  # random actions after a new node, before the evaluation
+        self.reuse = reuse      # iterations played in each sampled world
+        self.oracle = oracle  # measurement only: a world given instead of sampled (the cheating search)
+        self.last: dict[str, Any] = {}  # what the last search did: iterations, broken worlds, seconds
+
+    def choose(self, knowledge: Knowledge, rng: random.Random) -> Choice:
+        start = time.perf_counter()
+        legal = knowledge.legal
+        if len(legal) == 1:
+            self.last = {"iterations": 0, "broken": 0, "seconds": time.perf_counter() - start}
+            return self.answer(legal[0], "the only legal move")
+        run = _Run(self, knowledge, rng, start)
+        edge, world = run.search()
+        self.last = {"iterations": run.done, "broken": run.broken, "seconds": time.perf_counter() - start}
+        mean = edge.total / max(1, edge.visits)
+        return self.answer(edge.action, f"{words(run.rules, world, edge.action)}: won {share(mean)} of "
+                                        f"{edge.visits} sampled games")
+
+
+class _Run:
+    """One search: its tree, its worlds, its clock."""
+
+    def __init__(self, bot: SearchBot, knowledge: Knowledge, rng: random.Random, start: float) -> None:
+        self.bot = bot
+        self.knowledge = knowledge
+        self.rng = rng
+        self.chance = BotRng(rng)
+        self.rules: Rules[Any] = rules_of(knowledge.game_type)
+        self.game: GameBot = game_bot(knowledge.game_type)
+        self.players = knowledge.players
+        self.deadline = start + bot.budget
+        self.done = 0
+        self.broken = 0
+        self.root = Node()
+        if bot.oracle is not None:
+            truth = bot.oracle(knowledge)
+            self.draw: Callable[[], Any] = lambda: truth
+        else:
+            skeleton = bot.skeleton(knowledge)
+            self.draw = lambda: skeleton.world(rng)
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def search(self) -> tuple[Edge, Any]:
+        first = world = self.draw()
+        self._priors(first)
+        limit = self.bot.iterations
+        check = 8
+        while True:
+            if limit is not None:
+                if self.done >= limit:
+                    break
+            elif time.perf_counter() >= self.deadline or (self.done % check == 0 and self._settled()):
+                break
+            if self.done % self.bot.reuse == 0:
+                world = self.draw()
+            self._iterate(world)
+            self.done += 1
+        edges = [self.root.edges[_key(a)] for a in self.knowledge.legal if _key(a) in self.root.edges]
+        best = max(edges, key=lambda e: (e.visits, e.total / max(1, e.visits)))
+        return best, first
+
+    def _settled(self) -> bool:
+        """Whether the most tried move can no longer be overtaken in the time left, at the pace so far."""
+        if self.done < 16:
+            return False
+        now = time.perf_counter()
+        spent = now - (self.deadline - self.bot.budget)
+        left = (self.deadline - now) * self.done / max(spent, 1e-6)
+        visits = sorted((e.visits for e in self.root.edges.values()), reverse=True)
+        return len(visits) > 1 and visits[0] - visits[1] > left
+
+    def _priors(self, world: Any) -> None:
+        """Every root action played once in the first world and judged at once: its first visit (in random order,
+        for at most 40 % of the budget: the iterations try the others as new actions)."""
+        seat = self.knowledge.seat
+        until = self.deadline - 0.6 * self.bot.budget
+        order = list(self.knowledge.legal)
+        self.rng.shuffle(order)
+        for number, action in enumerate(order):
+            if number >= 2 and self.bot.iterations is None and time.perf_counter() > until:
+                break
+            try:
+                after = step(self.rules, world, seat, action, self.chance)
+                value = self._values(after)[seat]
+            except Exception:  # a world the rules refuse: the action still gets its turn in others
+                value = 0.0
+                self.broken += 1
+            self.root.edges[_key(action)] = Edge(action, 1, value)
+
+    # --- one iteration --------------------------------------------------------------------
+
+    def _iterate(self, world: Any) -> None:
+        rules = self.rules
+        rnd = self.rng
+        c = self.bot.exploration
+        state = world
+        node: Node | None = self.root
+        path: list[tuple[Edge, int]] = []
+        made: tuple[Node, str] | None = None
+        try:
+            for _ in range(MAX_DEPTH):
+                prompts = rules.prompts(state)
+                if not prompts or node is None:
+                    break
+                seat = min(prompts)
+                legal = rules.legal_actions(state, seat)
+                if not legal:
+                    break
+                edges = node.edges
+                fresh: list[tuple[str, Action]] = []
+                present: list[Edge] = []
+                for action in legal:
+                    key = _key(action)
+                    edge = edges.get(key)
+                    if edge is None:
+                        fresh.append((key, action))
+                    else:
+                        edge.avail += 1
+                        present.append(edge)
+                if fresh:
+                    action = by_kind(rnd, [a for _, a in fresh])
+                    key = _key(action)
+                    edge = edges[key] = Edge(action)
+                    edge.avail = 1
+                    made = (node, key)
+                    state = step(rules, state, seat, action, self.chance)
+                    path.append((edge, seat))
+                    node = None
+                    break
+                edge = max(present, key=lambda e: e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits))
+                state = step(rules, state, seat, edge.action, self.chance)
+                path.append((edge, seat))
+                if edge.child is None:
+                    edge.child = Node()
+                node = edge.child
+            values = self._playout(state)
+        except Exception:  # a sampled world the rules cannot go on from (a sampler's slip): skip it
+            self.broken += 1
+            if made is not None:
+                del made[0].edges[made[1]]
+            return
+        for edge, seat in path:
+            edge.visits += 1
+            edge.total += values[seat]
+
+    def _playout(self, state: Any) -> Sequence[float]:
+        rules = self.rules
+        for _ in range(self.bot.playout):
+            prompts = rules.prompts(state)
+            if not prompts:
+                break
+            seat = min(prompts)
+            legal = rules.legal_actions(state, seat)
+            if not legal:
+                break
+            state = step(rules, state, seat, by_kind(self.rng, legal), self.chance)
+        return self._values(state)
+
+    def _values(self, state: Any) -> Sequence[float]:
+        final = outcome_values(self.rules, state, self.players)
+        return final if final is not None else self.game.values(state)
