@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pbem.bots.games import game_bot, rules_of
+from events.rules import Rules
+from pbem.bots.games import GameBot, game_bot, rules_of
 from pbem.bots.knowledge import Knowledge
-from pbem.bots.play import Bot, BotRng, Choice, share, step, words
+from pbem.bots.play import Bot, BotRng, Choice, outcome_values, share, step, words
 from pbem.bots.skeleton import Skeleton, Worlds
 
 
@@ -57,7 +58,8 @@ class GreedyBot(WorldsBot):
         best: list[int] = []
         top = -1.0
         for i, action in enumerate(legal):
-            value = sum(game.evaluate(step(rules, w, seat, action, chance), seat) for w in worlds) / len(worlds)
+            value = sum(_judge(rules, game, step(rules, w, seat, action, chance), seat, knowledge.players)
+                        for w in worlds) / len(worlds)
             if value > top + 1e-12:
                 top, best = value, [i]
             elif abs(value - top) <= 1e-12:
@@ -65,3 +67,9 @@ class GreedyBot(WorldsBot):
         action = legal[rng.choice(best)]
         return self.answer(action, f"{words(rules, worlds[0], action)}: the best position right after it "
                                    f"(about {share(top)} to win)")
+
+
+def _judge(rules: Rules[Any], game: GameBot, state: Any, seat: int, players: int) -> float:
+    """The seat's result if the game is over, else the game's evaluation of the position."""
+    final = outcome_values(rules, state, players)
+    return final[seat] if final is not None else game.evaluate(state, seat)
