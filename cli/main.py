@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from cli.bots import bot
 from cli.common import load_settings as _settings
 from cli.common import open_service
 from cli.common import print_json as _print_json
@@ -409,6 +410,7 @@ cli.add_command(mail)
 for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
 cli.add_command(webhook)
+cli.add_command(bot)
 
 
 @cli.command("demo")
