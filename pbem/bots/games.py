@@ -3,7 +3,8 @@
 A game's ``bot.py`` gives ``SKELETON`` (its sampler: a ``pbem.bots.skeleton.Skeleton`` made from a seat's
 ``Knowledge``), ``sample(knowledge, rng)`` (one world consistent with what the seat knows), ``evaluate(state,
 seat)`` (the seat's chance of winning, estimated, from 0 to 1) and ``values(state)`` (``evaluate`` for every
-seat at once, for the search).
+seat at once, for the search); optionally ``to_act(state)`` (the seat that must decide now, or None: cheaper than
+asking the rules' prompts, which also word the question).
 """
 
 from __future__ import annotations

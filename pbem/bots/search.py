@@ -21,7 +21,7 @@ from events.rules import Action, Rules
 from pbem.bots.games import GameBot, game_bot, rules_of
 from pbem.bots.knowledge import Knowledge
 from pbem.bots.levels import WorldsBot
-from pbem.bots.play import BotRng, Choice, by_kind, outcome_values, share, step, words
+from pbem.bots.play import BotRng, Choice, by_kind, outcome_values, prompted, share, step, words
 
 Oracle = Callable[[Knowledge], Any]
 
@@ -44,10 +44,11 @@ class Edge:
 
 
 class Node:
-    __slots__ = ("edges",)
+    __slots__ = ("edges", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[str, Edge] = {}
+        self.visits = 0
 
 
 class SearchBot(WorldsBot):
@@ -56,16 +57,18 @@ class SearchBot(WorldsBot):
 
     name = "search"
 
-    def __init__(self, budget: float = 1.0, iterations: int | None = None, *, exploration: float = 0.6,
-                 playout: int = 0, reuse: int = 2, oracle: Oracle | None = None) -> None:
+    def __init__(self, budget: float = 1.0, iterations: int | None = None, *, exploration: float = 0.2,
+                 playout: int = 0, reuse: int = 2, widening: float = 1.5, oracle: Oracle | None = None) -> None:
         super().__init__()
         self.budget = budget
         self.iterations = iterations
         self.exploration = exploration
         self.playout = playout  # random actions after a new node, before the evaluation
         self.reuse = reuse      # iterations played in each sampled world
+        self.widening = widening  # below the root, about widening * sqrt(visits) actions tried at a node
         self.oracle = oracle  # measurement only: a world given instead of sampled (the cheating search)
-        self.last: dict[str, Any] = {}  # what the last search did: iterations, broken worlds, seconds
+        self.last: dict[str, Any] = {}  # the last search: iterations, broken worlds, seconds, each root move's
+        # visits and mean result
 
     def choose(self, knowledge: Knowledge, rng: random.Random) -> Choice:
         start = time.perf_counter()
@@ -75,7 +78,8 @@ class SearchBot(WorldsBot):
             return self.answer(legal[0], "the only legal move")
         run = _Run(self, knowledge, rng, start)
         edge, world = run.search()
-        self.last = {"iterations": run.done, "broken": run.broken, "seconds": time.perf_counter() - start}
+        self.last = {"iterations": run.done, "broken": run.broken, "seconds": time.perf_counter() - start,
+                     "moves": [(e.action, e.visits, e.total / max(1, e.visits)) for e in run.root.edges.values()]}
         mean = edge.total / max(1, edge.visits)
         return self.answer(edge.action, f"{words(run.rules, world, edge.action)}: won {share(mean)} of "
                                         f"{edge.visits} sampled games")
@@ -92,6 +96,9 @@ class _Run:
         self.rules: Rules[Any] = rules_of(knowledge.game_type)
         self.game: GameBot = game_bot(knowledge.game_type)
         self.players = knowledge.players
+        rules = self.rules
+        self.to_act: Callable[[Any], int | None] = getattr(self.game, "to_act", None) or (
+            lambda state: prompted(rules, state))
         self.deadline = start + bot.budget
         self.done = 0
         self.broken = 0
@@ -158,16 +165,16 @@ class _Run:
         rules = self.rules
         rnd = self.rng
         c = self.bot.exploration
+        widening = self.bot.widening
         state = world
         node: Node | None = self.root
         path: list[tuple[Edge, int]] = []
         made: tuple[Node, str] | None = None
         try:
             for _ in range(MAX_DEPTH):
-                prompts = rules.prompts(state)
-                if not prompts or node is None:
+                seat = self.to_act(state)
+                if seat is None or node is None:
                     break
-                seat = min(prompts)
                 legal = rules.legal_actions(state, seat)
                 if not legal:
                     break
@@ -182,7 +189,9 @@ class _Run:
                     else:
                         edge.avail += 1
                         present.append(edge)
-                if fresh:
+                # progressive widening below the root: a new action only when the node's tried ones have been
+                # visited enough (about widening * sqrt(visits) of them), so iterations go deeper, not wider
+                if fresh and (node is self.root or len(present) < 1 + int(widening * math.sqrt(node.visits))):
                     action = by_kind(rnd, [a for _, a in fresh])
                     key = _key(action)
                     edge = edges[key] = Edge(action)
@@ -195,6 +204,7 @@ class _Run:
                 edge = max(present, key=lambda e: e.total / e.visits + c * math.sqrt(math.log(e.avail) / e.visits))
                 state = step(rules, state, seat, edge.action, self.chance)
                 path.append((edge, seat))
+                node.visits += 1
                 if edge.child is None:
                     edge.child = Node()
                 node = edge.child
@@ -211,10 +221,9 @@ class _Run:
     def _playout(self, state: Any) -> Sequence[float]:
         rules = self.rules
         for _ in range(self.bot.playout):
-            prompts = rules.prompts(state)
-            if not prompts:
+            seat = self.to_act(state)
+            if seat is None:
                 break
-            seat = min(prompts)
             legal = rules.legal_actions(state, seat)
             if not legal:
                 break

@@ -67,12 +67,20 @@ def test_a_move_that_wins_at_once_is_taken(bot: Any) -> None:
     assert choice.bot == bot.name and choice.reason.split(":")[0] in ("play 3", "play 5", "bet 3")
 
 
-def test_the_search_does_not_hand_the_next_player_a_winning_contest() -> None:
-    # Playing the 12 scores 12 (to 24) but lets the next player contest it for the points they need (4+ on a die);
-    # betting 3 scores to 15 and leaves them nothing to take. Their hand is hidden: it is sampled.
+def test_the_search_counts_the_next_player_s_contest_that_greedy_does_not_see() -> None:
+    # Playing the 12 scores 12 (to 24) but lets the next player contest it (4+ on a die) for the points they need to
+    # win at once. Greedy judges the position right after the play; the search also plays the contest out.
     table = _from([[12, 1], [2, 3]], [12, 19], [4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15])
-    choice = SearchBot(iterations=400).choose(table.knowledge(0), random.Random(2))
-    assert choice.action != {"kind": "play", "card": 12}
+    known = table.knowledge(0)
+    twelve = {"kind": "play", "card": 12}
+    assert GreedyBot().choose(known, random.Random(2)).action == twelve
+    bot = SearchBot(iterations=400)
+    bot.choose(known, random.Random(2))
+    searched = {repr(a): mean for a, _, mean in bot.last["moves"]}
+    first = SearchBot(iterations=0)
+    first.choose(known, random.Random(2))
+    judged = {repr(a): mean for a, _, mean in first.last["moves"]}  # each move's one-step judgement alone
+    assert judged[repr(twelve)] > 0.55 and searched[repr(twelve)] < judged[repr(twelve)] - 0.2
 
 
 def test_the_reason_says_how_often_the_move_won_in_the_sampled_games() -> None:

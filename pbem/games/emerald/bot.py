@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from pbem.bots.hidden import Token, is_token
 from pbem.bots.knowledge import Knowledge, SeenEvent
 from pbem.bots.skeleton import Skeleton, sample_with
+from pbem.games.emerald import engine
 from pbem.games.emerald.rules import RULES
 from pbem.games.emerald.scoring import adjusted
 from pbem.games.emerald.state import LOYALIST, RESTORATIONIST, State, replace, without
@@ -162,6 +163,13 @@ def sample(knowledge: Knowledge, rng: random.Random) -> State:
     return sample_with(EmeraldSkeleton, knowledge, rng)  # type: ignore[no-any-return]
 
 
+def to_act(state: State) -> int | None:
+    """The seat that must decide now (None once the game is over): the search asks at every step, and the rules'
+    prompts also word the question."""
+    who = engine.acting(state)
+    return who[0] if who is not None else None
+
+
 # --- evaluation -----------------------------------------------------------------------------
 
 def evaluate(state: State, seat: int) -> float:
@@ -203,17 +211,20 @@ def values(state: State) -> tuple[float, ...]:
 
 
 def _board(state: State, seat: int, side: str) -> float:
-    """What the seat's pieces promise: the top card of each city it leads (its points for the seat's side, and a
-    card for its deck), a little for every cube and agent in a city, and its sanity."""
+    """What the seat's pieces and hand promise, worth less than what claiming it gives (so a claim is taken): the top
+    card of each city it could claim (its points for the seat's side and a card for its deck; more with a claim card
+    in hand), a little for every cube and agent in a city, less for every cube in Limbo, its sanity, and the cards it
+    has claimed (a stronger deck)."""
     cat = state.cat
-    value = 0.0
+    pl = state.players[seat]
+    claims = any(cat.cards[c].sym("claim") for c in pl.hand)
+    value = 0.3 * pl.sanity - 0.05 * pl.limbo + 0.6 * (len(pl.hand) + len(pl.deck) + len(pl.discard) - 10)
     own = "vp_resto" if side == RESTORATIONIST else "vp_loyal"
     for city, c in zip(cat.city_ids, state.cities):
-        mine = c.cubes[seat] + c.agents[seat]
-        if not mine:
+        if not c.cubes[seat] and not c.agents[seat]:
             continue
-        value += 0.15 * c.cubes[seat] + 0.4 * c.agents[seat]
-        if c.stack and state.has_most(city, seat):
+        value += 0.05 * c.cubes[seat] + 0.3 * c.agents[seat]
+        if c.stack and c.cubes[seat] and state.has_most(city, seat):
             top = cat.cards[c.stack[0]]
-            value += 0.6 * (1.0 + top.sym("vp_neutral") + top.sym(own))
-    return value + 0.3 * state.players[seat].sanity
+            value += (0.4 if claims else 0.2) * (0.5 + top.sym("vp_neutral") + top.sym(own))
+    return value

@@ -20,6 +20,7 @@ from pbem.bots.estimate import shares_with_sides
 from pbem.bots.knowledge import Knowledge, SeenEvent
 from pbem.bots.skeleton import Skeleton, sample_with
 from pbem.games.emerald1.moves import can_claim
+from pbem.games.emerald1 import engine
 from pbem.games.emerald1.rules import RULES
 from pbem.games.emerald1.scoring import discs_on_board, final_scores, score
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, Player, State, other_side
@@ -327,6 +328,13 @@ SKELETON = Emerald1Skeleton
 def sample(knowledge: Knowledge, rng: random.Random) -> State:
     """A full state consistent with everything ``knowledge``'s seat knows, its hidden parts drawn at random."""
     return sample_with(Emerald1Skeleton, knowledge, rng)  # type: ignore[no-any-return]
+
+
+def to_act(state: State) -> int | None:
+    """The seat that must decide now (None once the game is over): the search asks at every step, and the rules'
+    prompts also word the question."""
+    who = engine.acting(state)
+    return who[0] if who is not None else None
 
 
 # --- evaluation -----------------------------------------------------------------------------

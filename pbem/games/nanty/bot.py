@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from pbem.bots.hidden import Token, is_token
 from pbem.bots.knowledge import Knowledge, SeenEvent
 from pbem.bots.skeleton import Skeleton, sample_with
+from pbem.games.nanty import engine
 from pbem.games.nanty.rules import RULES, variant
 from pbem.games.nanty.scoring import measure, personality, points, riots_losers
 from pbem.games.nanty.state import State, replace
@@ -102,6 +103,13 @@ SKELETON = NantySkeleton
 def sample(knowledge: Knowledge, rng: random.Random) -> State:
     """A full state consistent with everything ``knowledge``'s seat knows, its hidden parts drawn at random."""
     return sample_with(NantySkeleton, knowledge, rng)  # type: ignore[no-any-return]
+
+
+def to_act(state: State) -> int | None:
+    """The seat that must decide now (None once the game is over): the search asks at every step, and the rules'
+    prompts also word the question."""
+    who = engine.acting(state)
+    return who[0] if who is not None else None
 
 
 # --- evaluation -----------------------------------------------------------------------------
