@@ -26,6 +26,8 @@ from pbem.bots.play import BotRng, Choice, by_kind, outcome_values, prompted, sh
 Oracle = Callable[[Knowledge], Any]
 
 MAX_DEPTH = 60
+PRIOR_WORLDS = 3  # the worlds the root's actions are first judged in
+CANDIDATES = 3    # below the root, the new actions compared before one is added to the tree
 
 
 def _key(action: Action) -> str:
@@ -58,7 +60,8 @@ class SearchBot(WorldsBot):
     name = "search"
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, *, exploration: float = 0.2,
-                 playout: int = 0, reuse: int = 2, widening: float = 1.5, oracle: Oracle | None = None) -> None:
+                 playout: int = 0, reuse: int = 2, widening: float = 1.5, prior: int = 4,
+                 oracle: Oracle | None = None) -> None:
         super().__init__()
         self.budget = budget
         self.iterations = iterations
@@ -66,6 +69,7 @@ class SearchBot(WorldsBot):
         self.playout = playout  # random actions after a new node, before the evaluation
         self.reuse = reuse      # iterations played in each sampled world
         self.widening = widening  # below the root, about widening * sqrt(visits) actions tried at a node
+        self.prior = prior        # the visits a root action's first judgement counts for
         self.oracle = oracle  # measurement only: a world given instead of sampled (the cheating search)
         self.last: dict[str, Any] = {}  # the last search: iterations, broken worlds, seconds, each root move's
         # visits and mean result
@@ -141,23 +145,26 @@ class _Run:
         visits = sorted((e.visits for e in self.root.edges.values()), reverse=True)
         return len(visits) > 1 and visits[0] - visits[1] > left
 
-    def _priors(self, world: Any) -> None:
-        """Every root action played once in the first world and judged at once: its first visit (in random order,
-        for at most 40 % of the budget: the iterations try the others as new actions)."""
+    def _priors(self, first: Any) -> None:
+        """Every root action judged at once, as ``greedy`` judges it (its position right after, in a few sampled
+        worlds), counted as ``prior`` visits: the iterations then have to show a better move, not stumble on one.
+        In random order, for at most 40 % of the budget: the iterations try the others as new actions."""
         seat = self.knowledge.seat
         until = self.deadline - 0.6 * self.bot.budget
+        worlds = [first] + [self.draw() for _ in range(PRIOR_WORLDS - 1)]
         order = list(self.knowledge.legal)
         self.rng.shuffle(order)
+        weight = self.bot.prior
         for number, action in enumerate(order):
             if number >= 2 and self.bot.iterations is None and time.perf_counter() > until:
                 break
-            try:
-                after = step(self.rules, world, seat, action, self.chance)
-                value = self._values(after)[seat]
-            except Exception:  # a world the rules refuse: the action still gets its turn in others
-                value = 0.0
-                self.broken += 1
-            self.root.edges[_key(action)] = Edge(action, 1, value)
+            total = 0.0
+            for world in worlds:
+                try:
+                    total += self._values(step(self.rules, world, seat, action, self.chance))[seat]
+                except Exception:  # a world the rules refuse: the action still gets its turn in others
+                    self.broken += 1
+            self.root.edges[_key(action)] = Edge(action, weight, weight * total / len(worlds))
 
     # --- one iteration --------------------------------------------------------------------
 
@@ -170,6 +177,7 @@ class _Run:
         node: Node | None = self.root
         path: list[tuple[Edge, int]] = []
         made: tuple[Node, str] | None = None
+        values: Sequence[float] | None = None
         try:
             for _ in range(MAX_DEPTH):
                 seat = self.to_act(state)
@@ -192,12 +200,11 @@ class _Run:
                 # progressive widening below the root: a new action only when the node's tried ones have been
                 # visited enough (about widening * sqrt(visits) of them), so iterations go deeper, not wider
                 if fresh and (node is self.root or len(present) < 1 + int(widening * math.sqrt(node.visits))):
-                    action = by_kind(rnd, [a for _, a in fresh])
+                    action, state, values = self._expand(state, seat, [a for _, a in fresh])
                     key = _key(action)
                     edge = edges[key] = Edge(action)
                     edge.avail = 1
                     made = (node, key)
-                    state = step(rules, state, seat, action, self.chance)
                     path.append((edge, seat))
                     node = None
                     break
@@ -208,7 +215,8 @@ class _Run:
                 if edge.child is None:
                     edge.child = Node()
                 node = edge.child
-            values = self._playout(state)
+            if values is None:
+                values = self._playout(state)
         except Exception:  # a sampled world the rules cannot go on from (a sampler's slip): skip it
             self.broken += 1
             if made is not None:
@@ -217,6 +225,21 @@ class _Run:
         for edge, seat in path:
             edge.visits += 1
             edge.total += values[seat]
+
+    def _expand(self, state: Any, seat: int, fresh: list[Action]) -> tuple[Action, Any, Sequence[float] | None]:
+        """The new action to add to the tree: the best for the acting seat, judged at once, of a few drawn at
+        random (each kind as likely): so the players in the tree first try sensible moves, not any move. Returns
+        it, the state after it, and that state's values if they were worked out (no playout asked for)."""
+        best: tuple[float, Action, Any, Sequence[float]] | None = None
+        for _ in range(min(CANDIDATES, len(fresh))):
+            action = by_kind(self.rng, fresh)
+            fresh = [a for a in fresh if a is not action]
+            after = step(self.rules, state, seat, action, self.chance)
+            values = self._values(after)
+            if best is None or values[seat] > best[0]:
+                best = (values[seat], action, after, values)
+        assert best is not None
+        return best[1], best[2], (best[3] if self.bot.playout == 0 else None)
 
     def _playout(self, state: Any) -> Sequence[float]:
         rules = self.rules
