@@ -31,7 +31,8 @@ CANDIDATES = 3    # below the root, the new actions compared before one is added
 
 
 def _key(action: Action) -> str:
-    return repr(sorted(action.items()))
+    # A game's legal_actions builds a given action with its keys in the same order every time: its repr names it.
+    return repr(action)
 
 
 class Edge:
