@@ -13,7 +13,7 @@ import click
 from events.replay import CorruptLog
 from events.rules import ActionError
 from events.store import ConcurrencyError, StoreUnavailable
-from pbem import config
+from pbem.instance import config
 from pbem.errors import GameDamaged
 from pbem.service import Service, ServiceError
 

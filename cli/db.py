@@ -1,4 +1,4 @@
-"""``pbem db copy``: move an instance's database between SQLite and PostgreSQL (``pbem.dbcopy``)."""
+"""``pbem db copy``: move an instance's database between SQLite and PostgreSQL (``pbem.instance.dbcopy``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import click
 
 from cli.common import load_settings
 from events.store import ConcurrencyError, StoreUnavailable
-from pbem.config import ConfigError
-from pbem.database import open_address, open_store
-from pbem.dbcopy import CopyRefused, copy
-from pbem.tables import create_tables
+from pbem.instance.config import ConfigError
+from pbem.instance.database import open_address, open_store
+from pbem.instance.dbcopy import CopyRefused, copy
+from pbem.service import create_tables
 
 
 @click.group("db")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import click
@@ -29,7 +30,7 @@ def mail_status(ctx: click.Context, as_json: bool) -> None:
 
     Example: pbem mail status
     """
-    from pbem.mail.dispatch import status
+    from pbem.post.mail.dispatch import status
 
     with open_service(ctx) as service:
         found = status(service.store)
@@ -57,10 +58,14 @@ def mail_send(ctx: click.Context) -> None:
     Safe beside a running worker: each mail is claimed by one sender before it is sent.
     Example: pbem mail send
     """
-    from pbem.mail.dispatch import status
+    from pbem.instance.config import ConfigError
+    from pbem.post.mail.dispatch import status
     from pbem.scheduler import Jobs
 
-    Jobs(load_settings(ctx)).send_mail()
+    try:
+        Jobs(load_settings(ctx)).send_mail()
+    except ConfigError as err:  # e.g. a dkim_key that cannot be read: nothing is sent unsigned
+        raise click.ClickException(str(err)) from None
     with open_service(ctx) as service:
         click.echo(_counts(status(service.store)))
 
@@ -72,7 +77,43 @@ def mail_retry(ctx: click.Context) -> None:
 
     Example: pbem mail retry
     """
-    from pbem.mail.dispatch import retry_failed
+    from pbem.post.mail.dispatch import retry_failed
 
     with open_service(ctx) as service:
         click.echo(f"{retry_failed(service.store)} mail(s) queued again")
+
+
+@mail.command("dkim-key")
+@click.option("--file", "path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the private key. Default: dkim/SELECTOR.pem in the instance folder.")
+@click.pass_context
+def mail_dkim_key(ctx: click.Context, path: Path | None) -> None:
+    """Make a DKIM key to sign mails with, and print the DNS record to publish and the settings to add.
+
+    For operators whose server sends directly; a provider that relays your mail signs it itself. A key file that
+    exists is never overwritten. The selector and domain are the dkim_selector and dkim_domain settings (default:
+    pbem, and the domain of mail_from).
+    Example: pbem mail dkim-key
+    """
+    from pbem.instance.config import ConfigError
+    from pbem.post.mail.dkim_signing import domain_of, make_key, txt_record
+
+    settings = load_settings(ctx)
+    selector, domain = str(settings["dkim_selector"]), domain_of(settings)
+    target = path or settings.instance / "dkim" / f"{selector}.pem"
+    try:
+        value = make_key(target if target.is_absolute() else Path.cwd() / target)
+    except ConfigError as err:
+        raise click.ClickException(str(err)) from None
+    shown = target.resolve()
+    try:
+        setting = shown.relative_to(settings.instance.resolve())
+    except ValueError:
+        setting = shown
+    click.echo(f"private key written to {shown} (keep it secret; back it up)")
+    click.echo("publish this DNS record:")
+    click.echo(f"  {txt_record(selector, domain, value)}")
+    click.echo("then add to pbem.toml:")
+    click.echo(f'  dkim_key = "{setting}"')
+    if not settings["dkim_domain"]:
+        click.echo(f'  # signing domain: {domain} (from mail_from; set dkim_domain to change it)')

@@ -10,22 +10,18 @@ from typing import Any
 import click
 
 from cli.bots import bot
-from cli.common import load_settings as _settings
-from cli.common import open_service
-from cli.common import print_json as _print_json
-from cli.common import setup_logging as _logging
-from cli.common import stop_on_sigterm
+from cli.common import (load_settings as _settings, open_service, print_json as _print_json, setup_logging as _logging,
+                        stop_on_sigterm)
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
-from cli.seats import COMMANDS as SEAT_COMMANDS
-from cli.seats import seat_lines, seat_options
+from cli.seats import COMMANDS as SEAT_COMMANDS, seat_lines, seat_options
 from cli.talk import COMMANDS as TALK_COMMANDS
 from cli.webhooks import webhook
 from events.handling import Cause, UndoRefused
-from pbem import config
-from pbem.delivery import UNDO_REQUEST_CLOSED
+from pbem.instance import config
+from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
 from pbem.service import Player
 
@@ -380,20 +376,30 @@ def worker(ctx: click.Context) -> None:
 @cli.command()
 @click.option("--maildir", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
               help="Read every message of this Maildir (else one message from standard input).")
+@click.option("--imap", "imap", is_flag=True, help="Read the new messages of the inbound_imap mailbox once (for cron).")
 @click.pass_context
-def inbound(ctx: click.Context, maildir: Path | None) -> None:
-    """Apply a reply mail (RFC 822 on standard input, e.g. from a mail server's pipe), or a Maildir.
+def inbound(ctx: click.Context, maildir: Path | None, imap: bool) -> None:
+    """Apply a reply mail (RFC 822 on standard input, e.g. from a mail server's pipe), a Maildir, or an IMAP mailbox.
 
     Exits 1 when nothing could be applied (no valid game link, or every command refused: the reason is also
     mailed back to the player), so the mail server bounces it with the reason. A message read before (the same
     Message-ID) is not applied again and is no error: "already applied ... nothing done", exit 0.
-    With --maildir, every message is read and counted; the exit is 0.
+    With --maildir or --imap, every message is read and counted; the exit is 0.
     Example: pbem inbound < reply.eml
     """
-    from pbem.mail.inbound import UnknownReply, process, process_maildir
+    from pbem.post.mail.inbound import UnknownReply, process, process_maildir
 
     settings = _settings(ctx)
     with open_service(ctx) as service:
+        if imap:
+            from pbem.post.mail.imap import TROUBLE, read_once
+            try:
+                click.echo(read_once(settings, service).summary())
+            except config.ConfigError as err:
+                raise click.ClickException(str(err)) from None
+            except TROUBLE as err:
+                raise click.ClickException(f"the inbound mailbox cannot be read: {type(err).__name__}: {err}") from None
+            return
         if maildir is not None:
             click.echo(process_maildir(service, maildir).summary())
             return

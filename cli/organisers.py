@@ -1,4 +1,4 @@
-"""``pbem organiser invite`` and ``pbem muster list|show|cancel``: games asked for from the web (``pbem.muster``)."""
+"""``pbem organiser invite`` and ``pbem muster list|show|cancel``: games asked for from the web (``pbem.organising.muster``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import click
 
 from cli.common import open_service, print_json
 from events.handling import Cause
-from pbem import muster, organisers
+from pbem.organising import muster, organisers
 
 
 @click.group("organiser")

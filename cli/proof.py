@@ -8,9 +8,8 @@ from typing import Any
 
 import click
 
-from cli.common import open_service
-from cli.common import print_json as _print_json
-from pbem import witness
+from cli.common import open_service, print_json as _print_json
+from pbem.proof import witness
 from pbem.service import Player
 
 @click.command("log")

@@ -1,4 +1,4 @@
-"""``pbem game away | back | resign | take-back | replace``: a seat's life at the table (``pbem.seatlife``)."""
+"""``pbem game away | back | resign | take-back | replace``: a seat's life at the table (``pbem.table.seatlife``)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import click
 
 from cli.common import open_service
 from events.handling import Cause
-from pbem import seatlife
-from pbem.autopilot import organiser_of
-from pbem.seat_events import when
+from pbem.table import seatlife
+from pbem.table.autopilot import organiser_of
+from pbem.table.seat_events import when
 from pbem.service import Player, Service, ServiceError
 
 

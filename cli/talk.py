@@ -1,4 +1,4 @@
-"""``pbem game say``: table talk from the command line (``pbem.talk``)."""
+"""``pbem game say``: table talk from the command line (``pbem.table.talk``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import click
 
 from cli.common import open_service
 from events.handling import Cause
-from pbem import talk
+from pbem.table import talk
 
 
 @click.command("say")

@@ -1,4 +1,4 @@
-"""``pbem webhook``: a game's or a player's webhooks (``pbem.webhooks``): add, list, remove."""
+"""``pbem webhook``: a game's or a player's webhooks (``pbem.post.webhooks``): add, list, remove."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import click
 
 from cli.common import load_settings, open_service, print_json
 from events.handling import Cause
-from pbem import webhooks
+from pbem.post import webhooks
 
 
 def _owner(game_id: str | None, email: str | None) -> tuple[str, str]:

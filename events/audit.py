@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from events.envelope import (GENESIS_HASH, SALTED, Event, Visibility, canonical_json, event_hash, is_hidden,
-                             payload_commitment, payload_hash, recompute_hash)
+from events.envelope import (CAUSE_PARTS, GENESIS_HASH, SALTED, Event, Visibility, canonical_json, cause_commitment,
+                             event_hash, is_hidden, payload_commitment, payload_hash, recompute_hash, split_cause)
 from events.handling import group_commands, is_delivery
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
@@ -48,6 +48,11 @@ def salted(events: Sequence[Event]) -> bool:
     return bool(events) and events[0].payload.get("payload_commitments") == SALTED
 
 
+def causes_salted(events: Sequence[Event]) -> bool:
+    """Whether the game's causes enter the chain in parts (``events.envelope.cause_form``; games since then)."""
+    return bool(events) and events[0].payload.get("cause_commitments") == SALTED
+
+
 def verify_chain(events: Sequence[Event], game_id: str | None = None, seed: str | None = None) -> Finding | None:
     """The first event that breaks the chain (missing, inserted, reordered or altered), or None.
 
@@ -58,6 +63,8 @@ def verify_chain(events: Sequence[Event], game_id: str | None = None, seed: str 
     if seed is None:
         seed = next((e.payload.get("seed") for e in events if e.type == GAME_ENDED), None)
     salt_seed = seed if salted(events) else None
+    causes = causes_salted(events)
+    cause_seed = seed if causes else None
     for position, event in enumerate(events, start=1):
         if game_id is not None and event.game_id != game_id:
             return Finding(event.seq, f"belongs to game {event.game_id}, not {game_id}")
@@ -70,7 +77,10 @@ def verify_chain(events: Sequence[Event], game_id: str | None = None, seed: str 
         if salt_seed is None and is_hidden(event.visibility) and salted(events):
             return Finding(event.seq, "its payload is hidden behind a salted commitment, and no seed was given "
                                       "to open it")
-        if recompute_hash(event, salt_seed) != event.hash:
+        if cause_seed is None and causes:
+            return Finding(event.seq, "its cause enters the chain behind salted commitments, and no seed was given "
+                                      "to open them")
+        if recompute_hash(event, salt_seed, cause_seed) != event.hash:
             return Finding(event.seq, "its content does not match its hash: it was altered after recording")
         prev_hash = event.hash
     return None
@@ -87,6 +97,7 @@ def verify_records(records: Sequence[Mapping[str, Any]]) -> Finding | None:
     prev_hash = GENESIS_HASH
     created = records[0].get("payload") if records else None
     salted_game = isinstance(created, Mapping) and created.get("payload_commitments") == SALTED
+    causes_game = isinstance(created, Mapping) and created.get("cause_commitments") == SALTED
     for position, record in enumerate(records, start=1):
         seq = int(record["seq"])
         if seq != position:
@@ -104,14 +115,37 @@ def verify_records(records: Sequence[Mapping[str, Any]]) -> Finding | None:
             digest = payload_commitment(payload, str(record["payload_salt"]))
         else:
             digest = payload_hash(payload)
+        cause = record_cause_form(record, seq) if causes_game else record["cause"]
+        if cause is None:
+            return Finding(seq, "its cause is shown in part without the commitments that stand for the rest")
+        if not causes_game and record.get("cause_withheld"):
+            prev_hash = record["hash"]  # a game recorded before cause commitments: its withheld words cannot be
+            continue                    # checked, so this event's hash is taken on the next event's word
         recomputed = event_hash(game_id=record["game_id"], seq=seq, type=record["type"], version=record["version"],
                                 payload_digest=str(digest), actor=record["actor"], visibility=record["visibility"],
-                                reveals=record["reveals"], recorded_at=record["recorded_at"], cause=record["cause"],
+                                reveals=record["reveals"], recorded_at=record["recorded_at"], cause=cause,
                                 prev_hash=record["prev_hash"])
         if recomputed != record["hash"]:
             return Finding(seq, "its content does not match its hash: it was altered after recording")
         prev_hash = record["hash"]
     return None
+
+
+def record_cause_form(record: Mapping[str, Any], seq: int) -> Mapping[str, Any] | None:
+    """What a reader's record of an event says its cause entered the hash as (``events.envelope.cause_form``): the
+    public part, and for each other part its commitment, or the part shown with its salt (None: neither shown)."""
+    parts = split_cause(record["cause"])
+    form: dict[str, Any] = dict(parts["public"])
+    salts = record.get("cause_salts") or {}
+    commitments = record.get("cause_commitments") or {}
+    for part in CAUSE_PARTS:
+        if part in salts:
+            form[f"{part}_commitment"] = cause_commitment(parts[part], str(salts[part]))
+        elif part in commitments and not parts[part]:
+            form[f"{part}_commitment"] = str(commitments[part])
+        else:
+            return None
+    return form
 
 
 def verify_draws(events: Sequence[Event], seed: str) -> Finding | None:

@@ -184,6 +184,7 @@ def payload_hash(payload: Mapping[str, Any]) -> str:
 
 
 SALTED = "hmac-sha256"  # ``pbem.GameCreated``'s ``payload_commitments`` in games whose hidden digests hide
+# (and its ``cause_commitments`` in games whose causes enter the chain in parts: ``cause_form``)
 
 
 def payload_salt(seed: str, seq: int) -> str:
@@ -231,6 +232,47 @@ def payload_text_digest(text: str, visibility: Visibility, seq: int, salt_seed: 
     return _commitment(text, payload_salt(salt_seed, seq))
 
 
+# ---- causes: what carried a command, committed to in parts -------------------------------------------------------
+#
+# A command's cause names who acted (public) and carries their words (the command as typed and parsed, the channel,
+# a standing order's answer) and, for a reply by mail, the sender's address. In a game whose ``pbem.GameCreated``
+# says ``cause_commitments``, the cause enters each event's hash as its public part and one salted commitment to
+# each other part, so that a record showing a reader only what they may read of a cause still proves its place in
+# the chain, and no guess of the withheld part can be checked against it.
+
+PUBLIC_CAUSE = ("command", "actor", "seat")  # who acted, and which command an event belongs to
+ADDRESS_CAUSE = ("from", "message_id")       # whose mail carried it: the sender's address and their message
+CAUSE_PARTS = ("words", "address")
+
+
+def split_cause(cause: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """A cause's parts: ``public``, ``words`` (everything else), ``address``."""
+    parts: dict[str, dict[str, Any]] = {"public": {}, "words": {}, "address": {}}
+    for key, value in cause.items():
+        part = "public" if key in PUBLIC_CAUSE else "address" if key in ADDRESS_CAUSE else "words"
+        parts[part][key] = value
+    return parts
+
+
+def cause_salt(seed: str, seq: int, part: str) -> str:
+    """The secret salt of one part of event ``seq``'s cause, drawn from the game's seed (as ``payload_salt``)."""
+    return hmac.new(seed.encode("utf-8"), f"cause-salt.{part}.{seq}".encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def cause_commitment(part: Mapping[str, Any], salt: str) -> str:
+    return _commitment(canonical_json(part), salt)
+
+
+def cause_form(cause: Mapping[str, Any], seq: int, cause_seed: str | None) -> Mapping[str, Any]:
+    """What a cause enters its event's hash as: whole in a game recorded before cause commitments (``cause_seed``
+    None), else its public part and ``{part}_commitment`` for its words and its address."""
+    if cause_seed is None:
+        return cause
+    parts = split_cause(cause)
+    return {**parts["public"], **{f"{part}_commitment": cause_commitment(parts[part], cause_salt(cause_seed, seq, part))
+                                  for part in CAUSE_PARTS}}
+
+
 def event_hash(
     *,
     game_id: str,
@@ -269,8 +311,9 @@ def event_hash(
     )
 
 
-def recompute_hash(event: Event, salt_seed: str | None = None) -> str:
-    """The event's hash from its content; ``salt_seed`` as in ``payload_digest``."""
+def recompute_hash(event: Event, salt_seed: str | None = None, cause_seed: str | None = None) -> str:
+    """The event's hash from its content; ``salt_seed`` as in ``payload_digest``, ``cause_seed`` as in
+    ``cause_form``."""
     return event_hash(
         game_id=event.game_id,
         seq=event.seq,
@@ -281,6 +324,6 @@ def recompute_hash(event: Event, salt_seed: str | None = None) -> str:
         visibility=event.visibility.encode(),
         reveals=event.reveals,
         recorded_at=event.recorded_at,
-        cause=event.cause,
+        cause=cause_form(event.cause, event.seq, cause_seed),
         prev_hash=event.prev_hash,
     )

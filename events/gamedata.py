@@ -5,7 +5,7 @@ A game's data (every card, city and number its rules use, with an owner's overri
 created since this change record in ``GameCreated`` only ``data_digest``: the sha256 of the data's
 canonical JSON. The data itself is written once per instance in the ``game_data`` table (keyed by that
 digest, in the game's first transaction), and a game's record carries it in its header
-(``pbem.records``), so an exported game still verifies anywhere. The digest enters the event's hash like
+(``pbem.proof.records``), so an exported game still verifies anywhere. The digest enters the event's hash like
 any payload, so the chain proves which data the game was played with; reading it back checks the
 digest again. Games created before keep their data inline in ``GameCreated`` and replay as before.
 """

@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 
 from events.gamedata import DataSource, data_row
 from events.envelope import (SALTED, SYSTEM, Event, NewEvent, Visibility, canonical_json, event_hash, is_hidden,
-                             payload_text_digest, seat_actor)
+                             cause_form, payload_text_digest, seat_actor)
 from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import ChanceNeeded, NoRandomness, Rng, new_seed, seed_commitment
 from events.rules import Action, EventType, GameConfig, IllegalAction, InvalidAction, Rules, Seat
@@ -246,11 +246,13 @@ class Kernel:
         return seed or self.seed(game_id)
 
     def _seal(self, game_id: str, seq: int, prev_hash: str, drafts: Sequence[NewEvent],
-              actor: str, cause: Mapping[str, Any], salt_seed: str | None) -> list[Event]:
+              actor: str, cause: Mapping[str, Any], salt_seed: str | None,
+              cause_seed: str | None = None) -> list[Event]:
         """Number, validate and hash-chain the drafts of one command.
 
         A payload some reader may not see enters the hash through a commitment salted from
-        ``salt_seed`` (``events.envelope.payload_digest``), so its hash gives nothing away.
+        ``salt_seed`` (``events.envelope.payload_digest``), so its hash gives nothing away; in a game with cause
+        commitments the cause enters in parts salted from ``cause_seed`` (``events.envelope.cause_form``).
         """
         now = self.clock()
         sealed: list[Event] = []
@@ -268,7 +270,7 @@ class Kernel:
                 game_id=game_id, seq=seq, type=draft.type, version=version,
                 payload_digest=payload_text_digest(payload_json, draft.visibility, seq, salt_seed),
                 actor=event_actor, visibility=draft.visibility.encode(), reveals=draft.reveals, recorded_at=now,
-                cause=cause, prev_hash=prev_hash,
+                cause=cause_form(cause, seq, cause_seed), prev_hash=prev_hash,
             )
             event = Event(game_id, seq, draft.type, version, draft.payload, event_actor, draft.visibility,
                           draft.reveals, now, cause, prev_hash, digest)
@@ -285,8 +287,9 @@ class Kernel:
         ``after`` is given when folding the drafts onto ``before`` would not give it (an undo).
         """
         seq, prev_hash = (before.seq, before.last_hash) if before else (0, "0" * 64)
+        cause_seed = (seed or self.seed(game_id)) if before is None or before.causes_salted else None
         events = self._seal(game_id, seq, prev_hash, drafts, actor, cause,
-                            self._salt_seed(before, game_id, drafts, seed))
+                            self._salt_seed(before, game_id, drafts, seed), cause_seed)
         if after is None:
             after = self.replayer.fold(events, before)
         else:
@@ -297,7 +300,7 @@ class Kernel:
             if outcome is not None:
                 ended = self._seal(game_id, after.seq, after.last_hash,
                                    [NewEvent(GAME_ENDED, {"seed": seed, "outcome": outcome.to_json()},
-                                             actor=SYSTEM)], actor, cause, None)
+                                             actor=SYSTEM)], actor, cause, None, cause_seed)
                 after = self.replayer.fold(ended, after)
                 events += ended
         extra = list(rows)
@@ -306,7 +309,7 @@ class Kernel:
             if followers:
                 followers = [replace(f, actor=f.actor or SYSTEM) for f in followers]
                 sealed = self._seal(game_id, after.seq, after.last_hash, followers, actor, cause,
-                                    self._salt_seed(after, game_id, followers, seed))
+                                    self._salt_seed(after, game_id, followers, seed), cause_seed)
                 after = self.replayer.fold(sealed, after)
                 events += sealed
             extra += hooks.rows(before, after, events)
@@ -393,7 +396,7 @@ class Kernel:
             "game_type": game_type, "rules_version": rules.version,
             "seats": [{"name": s.name} for s in config.seats], "options": dict(config.options),
             "data_digest": self.data.add(data), "data_override": dict(data_override) if data_override else None,
-            "seed_commitment": seed_commitment(seed), "payload_commitments": SALTED,
+            "seed_commitment": seed_commitment(seed), "payload_commitments": SALTED, "cause_commitments": SALTED,
             **({"from_position": True} if position is not None else {}),
         })
         drafts = [created] + given + self._draws(rng) + setup

@@ -23,11 +23,8 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events.envelope import GENESIS_HASH, Event
-from events.store import (
-    _EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable, _event_to_row,
-    _rows_to_events,
-)
-from events.store import write_row as write_row_of_sql
+from events.store import (_EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable,
+                          _event_to_row, _rows_to_events, write_row as write_row_of_sql)
 
 # Byte order ("C") for game ids, as SQLite compares them, whatever the database's locale.
 _SCHEMA = (
@@ -169,7 +166,7 @@ class PostgresEventStore:
 
     @property
     def address(self) -> str:
-        """What opens this database again (``pbem.database.open_address``): its address, password and all."""
+        """What opens this database again (``pbem.instance.database.open_address``): its address, password and all."""
         return self.dsn
 
     def close(self) -> None:

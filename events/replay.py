@@ -16,7 +16,7 @@ from events.store import EventStore, Snapshot
 S = TypeVar("S")
 log = logging.getLogger(__name__)
 
-KERNEL_STATE_VERSION = "3"  # 3: the game's data named by digest (events.snapshots)
+KERNEL_STATE_VERSION = "4"  # 3: the game's data named by digest (events.snapshots); 4: causes_salted
 SNAPSHOT_EVERY = 10
 
 
@@ -53,6 +53,7 @@ class GameState(Generic[S]):
     seed: str | None = None                # revealed by pbem.GameEnded
     outcome: Mapping[str, Any] | None = None
     salted: bool = False                   # hidden payloads enter the chain through hiding commitments
+    causes_salted: bool = False            # causes enter the chain in parts (``events.envelope.cause_form``)
 
 
 def undone_seqs(events: Iterable[Event]) -> set[int]:
@@ -117,6 +118,7 @@ class Replayer:
             config=config, seed_commitment=created.payload["seed_commitment"], seq=created.seq,
             last_hash=created.hash, rng_counter=0, game=rules.initial_state(config),
             salted=created.payload.get("payload_commitments") == SALTED,
+            causes_salted=created.payload.get("cause_commitments") == SALTED,
         )
 
     def fold(self, events: Sequence[Event], state: GameState[Any] | None = None) -> GameState[Any]:

@@ -29,7 +29,10 @@ class EnvelopeSchema(Schema):
     visibility = fields.String(required=True, validate=validate.Regexp(r"^(public|server|seats:(\d+(,\d+)*)?)$"))
     reveals = fields.Boolean(required=True)
     recorded_at = fields.String(required=True)
-    cause = fields.Dict(required=True)
+    cause = fields.Dict(required=True)                     # in a reader's record, the parts they may read
+    cause_withheld = fields.List(fields.String(validate=validate.OneOf(["words", "address"])))
+    cause_salts = fields.Dict(keys=fields.String(), values=fields.String(validate=HEX64))
+    cause_commitments = fields.Dict(keys=fields.String(), values=fields.String(validate=HEX64))
     prev_hash = fields.String(required=True, validate=HEX64)
     hash = fields.String(required=True, validate=HEX64)
 
@@ -53,6 +56,9 @@ class GameCreatedSchema(Schema):
     seed_commitment = fields.String(required=True, validate=HEX64)
     # "hmac-sha256": hidden payloads enter the chain through salted commitments (absent in older games)
     payload_commitments = fields.String(validate=validate.OneOf([SALTED]))
+    # "hmac-sha256": causes enter the chain as their public part and salted commitments to the rest (absent in
+    # older games, whose causes enter whole)
+    cause_commitments = fields.String(validate=validate.OneOf([SALTED]))
     # true: the game starts from a position (``pbem.PositionGiven`` follows), not from the rules' own setup
     from_position = fields.Boolean()
 

@@ -168,6 +168,7 @@ def _event_to_row(event: Event) -> tuple[Any, ...]:
 
 
 JOURNAL_SIZE_LIMIT = 64 * 1024 * 1024
+SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")  # SQLite's settings; a store's is one of them, checked
 
 
 def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> sqlite3.Connection:
@@ -183,7 +184,9 @@ def connect(path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int
     # new database, before WAL is set.
     conn.execute("PRAGMA page_size = 16384")
     _wal(conn, busy_timeout_ms / 1000)
-    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    if synchronous.upper() not in SYNCHRONOUS:
+        raise ValueError(f"synchronous is one of {', '.join(SYNCHRONOUS)}, not {synchronous!r}")
+    conn.execute(f"PRAGMA synchronous = {synchronous.upper()}")
     # After a checkpoint the WAL file is cut back to this size, instead of keeping its largest size forever.
     conn.execute(f"PRAGMA journal_size_limit = {JOURNAL_SIZE_LIMIT}")
     return conn
@@ -312,7 +315,7 @@ class SQLiteEventStore:
 
     @property
     def address(self) -> str:
-        """What opens this database again (``pbem.database.open_address``): the file's path."""
+        """What opens this database again (``pbem.instance.database.open_address``): the file's path."""
         return str(self.path)
 
     @property
@@ -334,7 +337,7 @@ class SQLiteEventStore:
 
     def for_sending(self) -> SQLiteEventStore:
         """The store a mail sender records its mails on: its own connection, ``synchronous = NORMAL``
-        (``pbem.mail.dispatch.sender_store`` says why)."""
+        (``pbem.post.mail.dispatch.sender_store`` says why)."""
         return SQLiteEventStore(self.path, synchronous="NORMAL")
 
     def _create_tables(self) -> None:

@@ -11,6 +11,18 @@ class NotFound(ServiceError):
     """What was asked for is not there: no such game, move or event."""
 
 
+class NoSuchSeat(NotFound):
+    """A link names a seat the game does not have."""
+
+
+class LinkRefused(ServiceError):
+    """A link that no longer works for its holder (their seat was given to another player); ``code`` names why."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
 class GameDamaged(ServiceError):
     """The game's record cannot be replayed: someone changed the database by hand (or a bug wrote it).
 

@@ -2,10 +2,10 @@
 
 Jobs send due mails, remind players before their deadlines, time out those past them, close undo
 requests nobody finished answering in time, expire invitations to games nobody answered in time, mail the daily
-digests that are due, and read replies from a Maildir if one is configured. Nothing is kept in memory between runs,
-so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
+digests that are due, and read replies from a Maildir or an IMAP mailbox if one is configured. Nothing is kept in
+memory between runs, so a restart loses nothing. Exactly one scheduler may run per instance: on SQLite a lock file held for the life
 of the process (``fcntl.flock``; released by the OS if the process dies) refuses a second one; on
-PostgreSQL a session advisory lock (``pbem.leader``) makes a second worker wait and take over when
+PostgreSQL a session advisory lock (``pbem.instance.leader``) makes a second worker wait and take over when
 the first stops.
 """
 
@@ -20,20 +20,22 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
+from apscheduler.events import EVENT_SCHEDULER_SHUTDOWN
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
 from events.rules import ActionError
 from events.store import ConcurrencyError, write_row
 from events.store import StoreUnavailable
-from pbem import muster
-from pbem.config import Settings, is_postgres
-from pbem.mail.dispatch import dispatch, lease_for, prune, sender_store
-from pbem.mail.transport import FileTransport, SMTPTransport, Transport
-from pbem import seatlife
-from pbem.people import digests_due, next_digest
+from pbem.organising import muster
+from pbem.instance.config import Settings, is_postgres
+from pbem.post.mail import dkim_signing
+from pbem.post.mail.dispatch import dispatch, lease_for, prune, sender_store
+from pbem.post.mail.transport import FileTransport, SMTPTransport, Transport
+from pbem.table import seatlife
+from pbem.post.people import digests_due, next_digest
 from pbem.service import Service, ServiceError
-from pbem.webhook_post import Poster
+from pbem.post.webhook_post import Poster
 
 log = logging.getLogger(__name__)
 
@@ -48,12 +50,12 @@ class SchedulerRunning(Exception):
 def scheduler_lock(instance: Path, database: str = "", *, wait: bool = False) -> Iterator[Any]:
     """Hold the instance's scheduler lock, or raise ``SchedulerRunning`` naming the holder.
 
-    With a PostgreSQL ``database``, the advisory lock (``pbem.leader.LeaderLock``): with ``wait``, the
+    With a PostgreSQL ``database``, the advisory lock (``pbem.instance.leader.LeaderLock``): with ``wait``, the
     lock is waited for in the background instead of refused; pass it to ``build``, whose jobs run only
     while it is held (another worker leads meanwhile).
     """
     if is_postgres(database):
-        from pbem.leader import LeaderLock
+        from pbem.instance.leader import LeaderLock
         lock = LeaderLock(database)
         try:
             if not lock.acquire(wait=False):
@@ -97,7 +99,8 @@ def transport_for(settings: Settings) -> Transport:
     if settings["mail_transport"] == "smtp":
         return SMTPTransport(str(settings["smtp_host"]), int(settings["smtp_port"]), str(settings["smtp_security"]),
                              str(settings["smtp_user"]), str(settings["smtp_password"]),
-                             float(settings["smtp_timeout"]))
+                             float(settings["smtp_timeout"]), str(settings["bounce_address"]),
+                             dkim_signing.signer_of(settings))
     if settings["mail_transport"] == "file":
         return FileTransport(settings.mailbox)
     raise ValueError(f"mail_transport must be file or smtp, not {settings['mail_transport']!r}")
@@ -112,6 +115,7 @@ class Jobs:
         self.open_service = open_service or (lambda: Service.open(settings))
         self.leading = leading  # False while the scheduler lock is lost (PostgreSQL restarting): jobs wait
         self.stopping = threading.Event()  # set when the process is being stopped: a mail batch ends early
+        self.imap: Any = None  # the IMAP reader (``pbem.post.mail.imap.Watcher``), once ``inbound_imap`` started it
 
     @contextmanager
     def service(self) -> Iterator[Service]:
@@ -215,11 +219,18 @@ class Jobs:
                 if rows and moved:
                     log.info("digest mailed to player %s", player["player_id"])
 
+    def inbound_imap(self) -> None:
+        """Keep the IMAP reader running while this process leads (``pbem.post.mail.imap``)."""
+        if self.imap is None:
+            from pbem.post.mail.imap import Watcher
+            self.imap = Watcher(self.settings, self.open_service, self.leading, self.stopping)
+        self.imap.tick()
+
     def inbound(self) -> None:
         folder = str(self.settings["inbound_maildir"])
         if not folder:
             return
-        from pbem.mail.inbound import process_maildir
+        from pbem.post.mail.inbound import process_maildir
         with self.service() as service:
             report = process_maildir(service, Path(folder))
         if report.read:
@@ -229,7 +240,7 @@ class Jobs:
 def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None, lock: Any = None) -> Any:
     """An APScheduler with the jobs; a long misfire grace and coalescing, so a late run is never dropped.
 
-    With a PostgreSQL ``lock`` (``pbem.leader.LeaderLock``), a job runs only while the lock is held.
+    With a PostgreSQL ``lock`` (``pbem.instance.leader.LeaderLock``), a job runs only while the lock is held.
     """
     jobs = jobs or Jobs(settings)
     if lock is not None and hasattr(lock, "held"):
@@ -249,6 +260,9 @@ def build(settings: Settings, *, blocking: bool, jobs: Jobs | None = None, lock:
              "musters": "deadline_seconds", "digests": "deadline_seconds"}
     if settings["inbound_maildir"]:
         every["inbound"] = "dispatch_seconds"
+    if settings["inbound_imap"]:
+        every["inbound_imap"] = "dispatch_seconds"
+        scheduler.add_listener(lambda _: jobs.imap and jobs.imap.stop(), EVENT_SCHEDULER_SHUTDOWN)
     for name, setting in every.items():
         first = {"next_run_time": start} if name != "inbound" else {}  # the inbound Maildir: after one interval
         scheduler.add_job(gated(getattr(jobs, name)), "interval", seconds=int(settings[setting]), id=name, **first)

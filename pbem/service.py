@@ -2,56 +2,46 @@
 
 from __future__ import annotations
 
-import hashlib
-import re
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
 from events import audit
-from events.envelope import Event, NewEvent, actor_seat, seat_actor
-from events.handling import Cause, CommandResult, Kernel, StaleCommand, undoable_commands
+from events.envelope import Event, NewEvent
+from events.handling import Cause, CommandResult, Kernel, StaleCommand
 from events.replay import CorruptLog, GameNotFound, GameState
 from events.rules import Action, InvalidAction, Rules
-from events.gamedata import data_row
-from events.schema import GAME_CREATED, GAME_ENDED
 from events.store import Row
-from pbem import config as config_module
-from pbem import deadlines, logbook, muster, owed_mail, records, reliability, reminders, talk
-from pbem import replay as replay_module
-from pbem import seatlife, undo_requests, webhooks
-from pbem.delivery import (DELIVERY_EVENT_TYPES, GAME_PAUSED, GAME_RESUMED, STANDING_ANSWERS, STANDING_ORDER_SET,
-                           waiting_for)
-from pbem.database import Store, open_store
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
-from pbem.links import Links
-from pbem.notify import Notifier
-from pbem.statecache import StateCache
-from pbem.tables import create_tables
+from pbem.instance import config as config_module
+from pbem.instance.database import Store, open_store
+from pbem.instance.links import Links
+from pbem.instance.players import Player, player_id
+from pbem.instance.statecache import StateCache
+from pbem.organising import muster, organisers
+from pbem.post import owed_mail, people, reminders, webhooks
+from pbem.post import tables as post_tables
+from pbem.post.notify import Notifier
+from pbem.proof import explain, logbook, records, shown
+from pbem.proof import replay as replay_module
+from pbem.table import deadlines, orders, readmodels, seatlife, talk, undo_requests
+from pbem.table.delivery import DELIVERY_EVENT_TYPES, WEBHOOK_EVENT_TYPES
 
-EMAIL = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+_READY: set[str] = set()  # the databases whose tables this process made
 
 
-@dataclass(frozen=True)
-class Player:
-    email: str
-    name: str
-
-    @classmethod
-    def parse(cls, text: str) -> Player:
-        """``alice@example.org`` or ``Alice Liddell <alice@example.org>``."""
-        text = text.strip()
-        match = re.fullmatch(r"(.*?)\s*<([^<>]+)>", text)
-        name, email = (match.group(1).strip(), match.group(2).strip()) if match else ("", text)
-        if not EMAIL.match(email):
-            raise ServiceError(f"{text!r} is not an email address (give alice@example.org or "
-                               "'Alice <alice@example.org>')")
-        return cls(email.lower(), name or email.split("@")[0])
+def create_tables(store: Store) -> None:
+    """Every table of the delivery layer (the events' own belong to the store), once per process and database."""
+    if store.name not in _READY:
+        readmodels.create_tables(store)
+        post_tables.create_tables(store)
+        muster.create_tables(store)
+        organisers.create_tables(store)
+        _READY.add(store.name)
 
 
 class Service:
-    """pbem over one database (SQLite or PostgreSQL, ``pbem.database``): every change goes through here."""
+    """pbem over one database (SQLite or PostgreSQL, ``pbem.instance.database``): every change goes through here."""
 
     def __init__(self, store: Store, games: Mapping[str, Rules[Any]] | None = None, *,
                  notifier: Notifier | None = None, turn_hours: float = 72.0, interrupt_hours: float = 24.0,
@@ -59,7 +49,7 @@ class Service:
         self.store = store
         self.kernel = Kernel(store, games if games is not None else all_games(),
                              extra_types=DELIVERY_EVENT_TYPES + talk.TALK_EVENT_TYPES + muster.MUSTER_EVENT_TYPES
-                             + seatlife.SEAT_EVENT_TYPES + webhooks.EVENT_TYPES)
+                             + seatlife.SEAT_EVENT_TYPES + WEBHOOK_EVENT_TYPES)
         self.notifier = notifier
         self.turn_hours = turn_hours
         self.interrupt_hours = interrupt_hours
@@ -67,7 +57,7 @@ class Service:
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
         self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
-        self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.owed_mail``)
+        self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.post.owed_mail``)
         self._owing: set[str] = set()  # games whose last command owes mails
         self.kernel.after_commit = self.committed
         create_tables(store)
@@ -91,51 +81,21 @@ class Service:
     def close(self) -> None:
         self.store.close()
 
-    # ---- what every command adds, in its own transaction -----------------------------------
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-        """A deadline for every seat newly prompted; the close of an undo request that a move overtook."""
-        return (self.deadlines_for(before, after, events) + undo_requests.lapse(self, events)
-                + seatlife.follow(self, after, events))
-
-    def deadlines_for(self, before: GameState[Any] | None, after: GameState[Any],
-                      events: list[Event]) -> list[NewEvent]:
-        """A deadline for every seat newly prompted (its turn, or an out-of-turn decision)."""
-        return seatlife.adjust(self.store, after.game_id, deadlines.issued(self, before, after, events))
+        """What a command leads to: deadlines, an undo request lapsed, autopilot (``pbem.table.readmodels``)."""
+        return readmodels.follow(self, before, after, events)
 
     def rows(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event],
              players: list[dict[str, Any]] | None = None) -> list[Row]:
-        """The read models (games, deadlines, standing orders) and the mails the command causes."""
+        """The read models the command changes and the mails it causes."""
         self.states.keep(after)  # the next read of the game starts from here, if the store then ends here
-        rules = self.kernel.rules(after)
-        game_id = after.game_id
-        values: dict[str, Any] = {"game_id": game_id, "game_type": after.game_type, "title": rules.title,
-                                  "status": "ended" if after.ended else "running", "seats": len(after.config.seats),
-                                  "last_seq": after.seq, "updated_at": events[-1].recorded_at}
-        if events[0].type == GAME_CREATED:
-            values["created_at"] = events[0].recorded_at
-        for event in events:
-            if event.type == GAME_PAUSED:
-                values["paused_at"] = event.recorded_at
-            elif event.type == GAME_RESUMED:
-                values["paused_at"] = None
-        players = self.players(game_id) if players is None else players
-        rows = [Row("games", values, pk=("game_id",))] + reliability.rows(self.store, game_id, events, players)
-        prompted = set(rules.prompts(after.game)) if not after.ended else set()
-        for seat in range(len(after.config.seats)):
-            if seat not in prompted:
-                rows.append(Row("deadlines", {"game_id": game_id, "seat": seat}, delete=True))
-        rows += deadlines.rows(self.store, self.reminders, game_id, after.seq, events)
-        for event in events:
-            p = event.payload
-            if event.type == STANDING_ORDER_SET:
-                rows.append(Row("standing_orders", {"game_id": game_id, "seat": p["seat"], "topic": p["topic"],
-                                                    "answer": p["answer"]}, pk=("game_id", "seat", "topic")))
-        rows += undo_requests.rows(game_id, events) + seatlife.rows(self, after, events)
+        players = self.players(after.game_id) if players is None else players
+        rows = readmodels.rows(self, self.reminders, after, events, players)
         if self.notifier is not None and players:
             mails = self.notifier.for_command(self, before, after, events, players)
             if any(r.table == "mail_owed" for r in mails):
-                self._owing.add(game_id)
+                self._owing.add(after.game_id)
             rows += mails
         return rows
 
@@ -150,7 +110,6 @@ class Service:
         """Compose every owed mail and put it in the outbox (the worker, before it sends); how many were."""
         return owed_mail.write(self)
 
-    # ---- commands --------------------------------------------------------------------------
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
@@ -162,17 +121,12 @@ class Service:
 
         service = self
 
-        class WithSeats:
+        class WithSeats:  # the service's hooks, and the game's seats and players
             def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
                 return service.follow(before, after, events)
 
             def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
-                table = [{"seat": i, "email": p.email, "name": p.name, "mail": 1} for i, p in enumerate(players)]
-                seats = [Row("seats", {"game_id": after.game_id, **row}) for row in table]
-                if organiser is not None:
-                    seats.append(Row("games", {"game_id": after.game_id, "organiser": organiser}, pk=("game_id",)))
-                seats += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name},
-                              pk=("email",)) for p in players]
+                seats, table = readmodels.seat_rows(after.game_id, players, organiser)
                 return seats + service.rows(before, after, events, table)
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
@@ -204,48 +158,15 @@ class Service:
         self.apply_standing_orders(game_id)
         return result
 
-    # ---- deadlines, pauses, standing orders --------------------------------------------------
 
     def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]:
         """Answer out-of-turn prompts that a player's standing order covers, without a round trip."""
-        done: list[CommandResult] = []
-        orders = {(r["seat"], r["topic"]): r["answer"] for r in self.store.query(
-            "SELECT seat, topic, answer FROM standing_orders WHERE game_id = ? AND answer != 'ask'", (game_id,))}
-        if not orders:
-            return done
-        for _ in range(limit):
-            state = self.load(game_id)
-            if state.ended:
-                break
-            answer = None
-            for seat, prompt in sorted(self.kernel.rules(state).prompts(state.game).items()):
-                order = orders.get((seat, prompt.topic)) if prompt.topic else None
-                choice = {"always": "use", "never": "decline"}.get(order or "")
-                if choice and choice in prompt.answers:
-                    answer = (seat, prompt.answers[choice], order)
-                    break
-            if answer is None:
-                break
-            seat, action, order = answer
-            try:
-                done.append(self.kernel.execute(game_id, seat, action, expected_seq=state.seq, hooks=self,
-                                                cause=Cause("standing-order", {"order": order})))
-            except StaleCommand:
-                break  # another command came first; whoever wrote it applies the orders after it
-        return done
+        return orders.apply(self, game_id, limit)
 
     def set_standing_order(self, game_id: str, seat: int, topic: str, answer: str, *, cause: Cause,
                            expected_seq: int | None = None) -> CommandResult:
-        """Record a standing answer (always / never / ask) to one kind of out-of-turn prompt.
-
-        With ``expected_seq``, refused if a move or an undo came since (other records do not matter).
-        """
-        if answer not in STANDING_ANSWERS:
-            raise ServiceError(f"a standing order is one of {', '.join(STANDING_ANSWERS)}, not {answer!r}")
-        result = self.kernel.record(game_id, [NewEvent(STANDING_ORDER_SET, {"seat": seat, "topic": topic,
-                                                                            "answer": answer})],
-                                    actor=seat_actor(seat), cause=cause, hooks=self, expected_seq=expected_seq,
-                                    exact=False, retries=3)
+        """Record a standing answer (always / never / ask) to one kind of out-of-turn prompt (``pbem.table.orders``)."""
+        result = orders.set_order(self, game_id, seat, topic, answer, cause=cause, expected_seq=expected_seq)
         self.apply_standing_orders(game_id)
         return result
 
@@ -264,7 +185,7 @@ class Service:
         return deadlines.reminders_due(self.store, self.reminders, now)
 
     def remind(self, game_id: str, seat: int) -> None:
-        """Remind this seat of its running deadline now: count it and write its mail (``pbem.reminders``)."""
+        """Remind this seat of its running deadline now: count it and write its mail (``pbem.post.reminders``)."""
         if reminders.count_due(self.store, self.reminders, datetime.now(timezone.utc), game_id=game_id, seat=seat):
             reminders.write_owed(self)
 
@@ -290,10 +211,9 @@ class Service:
         return deadlines.extend(self, game_id, hours, reason, cause=cause, seat=seat, expected_seq=expected_seq)
 
     def say(self, game_id: str, seat: int, said: talk.Talk, *, cause: Cause) -> CommandResult:
-        """A message to the table or to chosen players, or a note (``pbem.talk``)."""
+        """A message to the table or to chosen players, or a note (``pbem.table.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
 
-    # ---- a seat's life: away, autopilot, resigning, replacing (pbem/seatlife.py) -------------
 
     def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
                         share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
@@ -306,14 +226,13 @@ class Service:
 
     def replace(self, game_id: str, seat: int, player: Player, *, cause: Cause,
                 expected_seq: int | None = None) -> CommandResult:
-        """Give a seat to another player (``pbem.replacing``): the old holder's links stop working."""
+        """Give a seat to another player (``pbem.table.replacing``): the old holder's links stop working."""
         return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
 
-    # ---- webhooks (pbem/webhooks.py) ----------------------------------------------------------
 
     def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
                     **how: Any) -> webhooks.Added:
-        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.webhooks``)."""
+        """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.post.webhooks``)."""
         return webhooks.add(self, owner, url, kind, policy, **how)
 
     def remove_webhook(self, owner: tuple[str, str], webhook_id: str, **how: Any) -> CommandResult | None:
@@ -323,7 +242,6 @@ class Service:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
 
-    # ---- undo beyond the horizon: requests (pbem/undo_requests.py) ---------------------------
 
     def request_undo(self, game_id: str, seat: int, reason: str, *, cause: Cause,
                      expected_seq: int | None = None) -> CommandResult:
@@ -359,16 +277,18 @@ class Service:
         command, why = undo_requests.requestable(self, self.load(game_id), seat)
         return command is not None, why
 
-    # ---- reads -----------------------------------------------------------------------------
 
     def seat_of(self, game_id: str, email: str) -> int:
-        if not self.store.last(game_id)[0]:  # a cheap existence check: no need to load the game
-            raise ServiceError(f"there is no game {game_id!r}; `pbem game list` shows the games")
-        rows = self.store.query("SELECT seat FROM seats WHERE game_id = ? AND email = ?",
-                                (game_id, email.strip().lower()))
-        if not rows:
-            raise ServiceError(f"{email} is not playing in game {game_id}")
-        return int(rows[0]["seat"])
+        """The seat of the player with this address; refused if there is no such game, or they do not play in it."""
+        return readmodels.seat_of(self.store, game_id, email)
+
+    def link_seat(self, game_id: str, seat: int, issued_seq: int) -> dict[str, Any]:
+        """The seat a play link names, as the game stands now (``pbem.table.readmodels.link_seat``)."""
+        return readmodels.link_seat(self, game_id, seat, issued_seq)
+
+    def seat_view(self, game_id: str, seat: int) -> dict[str, Any]:
+        """What a player's page or the API shows them now: the game, their prompt, legal actions and deadline."""
+        return shown.seat_view(self, game_id, seat)
 
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]:
         """The game's state; a record that no longer replays is refused as damaged, never half-shown."""
@@ -385,33 +305,22 @@ class Service:
             raise GameDamaged(game_id, str(err)) from err
 
     def list_games(self) -> list[dict[str, Any]]:
-        return self.store.query("SELECT game_id, game_type, title, status, seats, last_seq, created_at, "
-                                "updated_at FROM games ORDER BY created_at, game_id")
+        return readmodels.games(self.store)
 
     def players(self, game_id: str) -> list[dict[str, Any]]:
-        return self.store.query("SELECT seat, email, name, mail FROM seats WHERE game_id = ? ORDER BY seat",
-                                (game_id,))
+        return readmodels.players(self.store, game_id)
 
     @staticmethod
     def player_id(email: str) -> str:
         return player_id(email)
 
-    _GAMES_OF = ("FROM players p JOIN seats s ON s.email = p.email JOIN games g ON g.game_id = s.game_id "
-                 "LEFT JOIN deadlines d ON d.game_id = s.game_id AND d.seat = s.seat WHERE p.player_id = ?")
-
     def games_of(self, pid: str, limit: int = -1, offset: int = 0) -> list[dict[str, Any]]:
-        """The games of the player with this id: those waiting for them first (soonest deadline first), then the
-        others, newest activity first; ``limit`` of them from ``offset`` (a page), or all."""
-        return self.store.query(
-            "SELECT g.game_id, g.title, g.status, g.last_seq, g.updated_at, s.seat, s.name, s.email, d.due_at, d.kind "
-            f"{self._GAMES_OF} ORDER BY d.due_at IS NULL, d.due_at, g.updated_at DESC, g.game_id"
-            + (" LIMIT ? OFFSET ?" if limit >= 0 else " LIMIT 1000000000 OFFSET ?"),  # no LIMIT -1 on PostgreSQL
-            (pid, limit, offset) if limit >= 0 else (pid, offset))
+        """The player's games, those waiting for them first (``pbem.post.people.games_of``)."""
+        return people.games_of(self.store, pid, limit, offset)
 
     def count_games_of(self, pid: str) -> tuple[int, int]:
         """How many games the player has, and in how many a decision waits for them."""
-        row = self.store.query(f"SELECT count(*) AS n, count(d.due_at) AS waiting {self._GAMES_OF}", (pid,))[0]
-        return int(row["n"]), int(row["waiting"] or 0)
+        return people.count_games_of(self.store, pid)
 
     def legal_texts(self, state: GameState[Any], seat: int, limit: int | None = None) -> list[str]:
         """The seat's legal commands as it would type them (the first ``limit`` of them)."""
@@ -419,61 +328,29 @@ class Service:
         return [rules.format(state.game, a) for a in rules.legal_actions(state.game, seat)[:limit]]
 
     def deadline_of(self, game_id: str, seat: int) -> str | None:
-        rows = self.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game_id, seat))
-        return str(rows[0]["due_at"]) if rows else None
+        return deadlines.due_at(self.store, game_id, seat)
 
     def show(self, game_id: str, email: str | None = None) -> dict[str, Any]:
-        """The game as one reader may see it: a player's private view, or the public one."""
-        seat = self.seat_of(game_id, email) if email else None
-        state = self.load(game_id)
-        rules = self.kernel.rules(state)
-        recent = (self.states.derived(state, "recent_commands", lambda: self.kernel.recent_commands(game_id, state.seq))
-                  if seat is not None else [])
-        undo_now, undo_why = undoable_commands(recent, seat) if seat is not None else ([], "")
-        ask, ask_why = (undo_requests.requestable(self, state, seat, bool(undo_now))
-                        if seat is not None else (None, ""))
-        asked = undo_requests.open_request(self.store, game_id)
-        names = [s.name for s in state.config.seats]
-        return {
-            **self.headline(state, seat),
-            "rules_version": state.rules_version,
-            "can_undo": bool(undo_now) if seat is not None else None,
-            "undo_refused_because": (undo_why if not undo_now else None) if seat is not None else None,
-            "can_request_undo": ask is not None if seat is not None else None,
-            "undo_request_refused_because": (ask_why or None) if seat is not None else None,
-            "undo_request": asked.to_json(names) if asked is not None else None,
-            "seed_commitment": state.seed_commitment,
-            "view": rules.view(state.game, seat),
-        }
+        """The game as one reader may see it: a player's private view, or the public one (``pbem.proof.shown``)."""
+        return shown.show(self, game_id, self.seat_of(game_id, email) if email else None)
+
+    def show_seat(self, game_id: str, seat: int | None) -> dict[str, Any]:
+        """The game as the reader at ``seat`` may see it (None: a spectator)."""
+        return shown.show(self, game_id, seat)
 
     def headline(self, state: GameState[Any], seat: int | None) -> dict[str, Any]:
         """What a receipt page says of the game at ``state``: where it stands and whom it waits for, not the board."""
-        rules = self.kernel.rules(state)
-        prompts = rules.prompts(state.game)
-        names = [s.name for s in state.config.seats]
-        return {
-            "game_id": state.game_id, "game_type": state.game_type, "title": rules.title, "seq": state.seq,
-            "status": "ended" if state.ended else "running", "seat": seat,
-            "seats": [{"seat": s.index, "name": s.name} for s in state.config.seats],
-            "waiting_for": waiting_for(prompts, names, seat),
-            "your_prompt": prompts[seat].to_json() if seat is not None and seat in prompts else None,
-            "outcome": state.outcome, "seed": state.seed,
-        }
+        return shown.headline(self, state, seat)
 
     def legal(self, game_id: str, email: str) -> list[dict[str, Any]]:
         """Every legal action of the player now: its text command and its structured form."""
-        seat = self.seat_of(game_id, email)
-        state = self.load(game_id)
-        if state.ended:
-            return []
-        rules = self.kernel.rules(state)
-        return [{"text": rules.format(state.game, a), "action": dict(a)}
-                for a in rules.legal_actions(state.game, seat)]
+        return shown.legal(self, game_id, self.seat_of(game_id, email))
 
     def log(self, game_id: str, email: str | None = None, after_seq: int = 0,
             upto_seq: int | None = None) -> list[dict[str, Any]]:
-        """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.logbook``)."""
-        return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq)
+        """The events (all, or a window) as the reader may see them, each with a line in words (``pbem.proof.logbook``)."""
+        return logbook.log(self, game_id, self.seat_of(game_id, email) if email else None, after_seq, upto_seq,
+                           email=email)
 
     def last_acted(self, game_id: str, seat: int) -> int:
         """The seq of the last event this seat's own command recorded (0: none yet)."""
@@ -486,22 +363,12 @@ class Service:
 
     def replay(self, game_id: str, at: int | None = None, *, seat: int | None = None, everything: bool = False,
                with_undone: bool = False) -> dict[str, Any]:
-        """The game at move ``at`` as a seat, a spectator, or (after the end) everyone saw it (``pbem.replay``)."""
-        try:
-            if everything and not self.timeline_ended(game_id):
-                raise ServiceError("everything is shown only once the game has ended; until then choose "
-                                   "a player's view or the public one")
-            return replay_module.replay(self.store, self.kernel, game_id, at, replay_module.Perspective(seat, everything),
-                                        with_undone)
-        except GameNotFound:
-            raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games") from None
-        except LookupError as err:
-            raise NotFound(str(err)) from None
+        """The game at move ``at`` as a seat, a spectator, or (after the end) everyone saw it (``pbem.proof.replay``)."""
+        return replay_module.replay_for(self.store, self.kernel, game_id, at, seat, everything, with_undone)
 
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
-    # ---- proof -----------------------------------------------------------------------------
 
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
@@ -510,78 +377,21 @@ class Service:
         return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
                             witnesses=witnesses, command_check=seatlife.check_command)
 
-    def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True) -> dict[str, Any]:
-        """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader``.
+    def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
+              email: str | None = None) -> dict[str, Any]:
+        """One event explained for the organiser, or for the player at ``reader`` (``pbem.proof.explain``)."""
+        return explain.explain(self, game_id, seq, reader=reader, organiser=organiser, email=email)
 
-        A player may audit their own moves and public events; until the game ends they see
-        only their own views, and of another player's move not what was typed or chosen.
-        """
-        state = self.load(game_id)
-        events = self.store.read(game_id)
-        if not 1 <= seq <= len(events):
-            raise NotFound(f"there is no event {seq}; this game has events 1 to {len(events)}")
-        target = events[seq - 1]
-        ended = any(e.type == GAME_ENDED for e in events)
-        own = reader is not None and target.cause.get("actor") == seat_actor(reader)
-        if not organiser and not ended and not target.visibility.allows(reader):
-            raise ServiceError("this event was hidden from you; you can audit your own moves and what was public "
-                               "(the organiser can audit every event)")
-        found = audit.explain(self.kernel.replayer, events, seq, self.kernel.seed(game_id))
-        owner = target.visibility.seats[0] if target.visibility.kind == "seats" and target.visibility.seats else None
-        found["described"] = self.describe_event(self.kernel.rules(state), target, owner, ended,
-                                                 [s.name for s in state.config.seats])
-        if organiser and target.type in talk.TALK_TYPES:
-            talk.withhold(found, target, ended, [s.name for s in state.config.seats])
-        if not organiser and not ended and not own:
-            found["views"] = {"public": found["views"]["public"]}
-            found["changes"] = {"public": found["changes"]["public"]}
-            found["command"]["cause"] = {k: v for k, v in found["command"]["cause"].items()
-                                         if k in ("via", "actor", "seat", "command")}
-        seat = actor_seat(str(found["event"]["cause"].get("actor", "")))
-        if seat is not None:
-            found["player"] = self.store.query("SELECT seat, name FROM seats WHERE game_id = ? AND seat = ?",
-                                               (game_id, seat))[0]
-            if organiser:
-                found["player"]["email"] = self.players(game_id)[seat]["email"]
-        return found
-
-    # ---- records (pbem/records.py) --------------------------------------------------------
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""
         state = self.load(game_id)
         return records.export(self.store, state, self.players(game_id) if with_secrets else None,
-                              self.kernel.seed(game_id) if with_secrets else None)
+                              self.kernel.seed(game_id), with_secrets=with_secrets)
 
     def import_record(self, lines: Iterable[str], players: Sequence[Player] = ()) -> GameState[Any]:
         """Load a record, verify it whole, and store it; nothing is stored if any check fails."""
-        header, events = records.parse_record(lines)
-        game_id = header["game_id"]
-        if self.store.last(game_id)[0]:
-            raise ServiceError(f"game {game_id} already exists here")
-        data = list((header.get("data") or {}).values())  # each checked against its digest by parse_record
-        for found in data:
-            self.kernel.data.add(found)
-        seed, seats = records.check(self.kernel.replayer, header, events)
-        if not players:
-            players = [Player(p["email"], p["name"]) for p in header.get("players", [])]
-        if players and len(players) != len(seats):
-            raise ServiceError(f"the record has {len(seats)} seats but {len(players)} players were given")
-        if not players:
-            players = [Player(f"seat{s['seat']}@import.invalid", s["name"]) for s in seats]
-        state = self.kernel.replayer.fold(events)
-        rows = self.rows(None, state, events)
-        rows += [Row("seats", {"game_id": game_id, "seat": i, "email": p.email, "name": p.name, "mail": 1})
-                 for i, p in enumerate(players)]
-        rows.append(Row("game_secrets", {"game_id": game_id, "seed": seed}))
-        rows += [data_row(d) for d in data]
-        return self.kernel.import_events(events, rows)
-
-
-
-def player_id(email: str) -> str:
-    """A player's stable id (for their home page link), the same in every game."""
-    return hashlib.sha256(f"pbem-player:{email.strip().lower()}".encode()).hexdigest()[:16]
+        return records.import_record(self, lines, players)
 
 
 __all__ = ["Service", "ServiceError", "Player", "StaleCommand", "InvalidAction"]

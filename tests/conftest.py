@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -15,6 +16,12 @@ from pbem import games
 from pbem.service import Service
 
 
+# The tests' SQLite files commit without waiting for the disk (WAL with synchronous NORMAL: a process killed mid-test
+# loses nothing; only a power cut would). Every store a test opens, and every pbem process it starts, does the same;
+# the production default stays FULL (`docs/configuration.md`), and the store's own tests check that default.
+os.environ.setdefault("PBEM_SYNCHRONOUS", "NORMAL")
+
+
 @pytest.fixture(autouse=True)
 def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """An ERROR log during a test fails it."""
@@ -25,7 +32,9 @@ def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Start the PostgreSQL server once if a selected test needs it; else skip those tests with one message."""
+    """Start the PostgreSQL server and Dovecot once if a selected test needs them; else skip those tests with one
+    message."""
+    _start_dovecot(config, items)
     needing = [item for item in items if "pg_server" in getattr(item, "fixturenames", ())
                or "postgresql" in getattr(getattr(item, "callspec", None), "params", {}).values()]
     if not needing:
@@ -49,6 +58,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _PG_SERVER = pytest.StashKey[Any]()
+_DOVECOT = pytest.StashKey[Any]()
+
+
+def _start_dovecot(config: pytest.Config, items: list[pytest.Item]) -> None:
+    needing = [item for item in items if "dovecot_server" in getattr(item, "fixturenames", ())]
+    if not needing:
+        return
+    from dovecot import Dovecot, Unavailable
+    try:
+        server = Dovecot()
+    except Unavailable as err:
+        for item in needing:
+            item.add_marker(pytest.mark.skip(reason=f"IMAP tests skipped: no Dovecot could be started ({err})"))
+        return
+    config.stash[_DOVECOT] = server
+    config.add_cleanup(server.stop)
+    _stop_on_sigterm()
+
+
+@pytest.fixture(scope="session")
+def dovecot_server(pytestconfig: pytest.Config) -> Any:
+    """The session's Dovecot (``tests/dovecot.py``), started at collection when a selected test needs it."""
+    return pytestconfig.stash[_DOVECOT]
 
 
 def _stop_on_sigterm() -> None:
@@ -105,7 +137,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SQLiteEventStore]:
-    s = SQLiteEventStore(tmp_path / "events.sqlite3")
+    s = SQLiteEventStore(tmp_path / "events.sqlite3", synchronous="NORMAL")
     yield s
     s.close()
 
@@ -129,3 +161,23 @@ def highdie_registered() -> Iterator[None]:
     games.register(HIGHDIE)
     yield
     games.unregister(HIGHDIE.name)
+
+
+@pytest.fixture(scope="session")
+def chrome(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One headless Chromium (selenium over Debian's chromedriver) for every browser test of this process."""
+    from browser import CHROMEDRIVER, CHROMIUM, MISSING, start_chrome
+    if not (CHROMIUM and CHROMEDRIVER):
+        pytest.skip(MISSING)
+    driver = start_chrome(tmp_path_factory.mktemp("chromium-profile"))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def browser(chrome: Any) -> Any:
+    """The session's Chromium, cleared as a new browser: no cookies, the default window, a blank page."""
+    from browser import Browser
+    found = Browser(chrome)
+    found.reset()
+    return found

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiosmtpd.controller import Controller
 
-from pbem import config
+from pbem.instance import config
 from pbem.service import Player, Service
 
 ANN = Player("ann@example.org", "Ann")

@@ -114,6 +114,7 @@ class Highdie:
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
+    standing_order_topics = {"highdie.contest": "When a high card is played: contest it (always) or accept (never)."}
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         data = {"target": TARGET}
@@ -127,14 +128,12 @@ class Highdie:
         return data
 
     def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
-        """One option, ``turns_each``: recorded with its default; games recorded before it read it as 8."""
-        unknown = sorted(set(chosen) - {"turns_each"})
-        if unknown:
-            raise InvalidAction(f"unknown option {unknown[0]!r}; Highdie has the option turns_each")
+        """One option, ``turns_each``: recorded with its default; games recorded before it read it as 8. Other
+        options (the delivery layer's: time limits, vacations) pass through unchanged."""
         turns = chosen.get("turns_each", TURNS_EACH)
         if not isinstance(turns, int) or isinstance(turns, bool) or not 1 <= turns <= 20:
             raise InvalidAction(f"turns_each is a whole number from 1 to 20, not {turns!r}")
-        return {"turns_each": turns}
+        return {**chosen, "turns_each": turns}
 
     def position(self, state: State) -> Mapping[str, Any]:
         return {"deck": list(state.deck), "hands": [list(h) for h in state.hands], "scores": list(state.scores),

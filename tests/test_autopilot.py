@@ -11,14 +11,14 @@ import pytest
 from delivery import ANN, BEN, CY, Inbox, free_port, mails_to, make_settings, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
-from pbem import seatlife
-from pbem.autopilot import status
-from pbem.delivery import TIMED_OUT
-from pbem.mail.dispatch import dispatch
-from pbem.mail.outbox import draft_of
-from pbem.mail.transport import SMTPTransport
-from pbem.people import set_mail
-from pbem.seat_events import AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED, SEAT_REPLACED, SEAT_RESIGNED
+from pbem.table import seatlife
+from pbem.table.autopilot import status
+from pbem.table.delivery import TIMED_OUT
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.outbox import draft_of
+from pbem.post.mail.transport import SMTPTransport
+from pbem.post.people import set_mail
+from pbem.table.seat_events import AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED, SEAT_REPLACED, SEAT_RESIGNED
 from pbem.service import Player, Service, ServiceError
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
@@ -154,7 +154,7 @@ def test_a_daily_digest_leaves_out_a_game_whose_seat_is_on_autopilot(service: Se
 
 def test_a_tampered_autopilot_move_fails_verification(service: Service, game: str) -> None:
     from events.envelope import SCHEDULER
-    from pbem.autopilot import _WithAutopilot
+    from pbem.table.autopilot import _WithAutopilot
     state = service.load(game)  # Ann is not on autopilot: a scheduler's move for her is not honest
     service.kernel.execute(game, 0, {"kind": "pass"}, expected_seq=state.seq, actor=SCHEDULER, retries=0,
                            cause=Cause("autopilot", {}), hooks=_WithAutopilot(service, 0, {"kind": "pass"}))
@@ -165,7 +165,7 @@ def test_a_tampered_autopilot_move_fails_verification(service: Service, game: st
 def test_the_organiser_replaces_a_player_and_the_old_links_stop_working(service: Service, game: str) -> None:
     notifier = service.notifier
     assert notifier is not None
-    from pbem import talk
+    from pbem.table import talk
     service.say(game, 0, talk.Talk("note", "my secret plan"), cause=CLI)  # Ann's own, not the seat's
     assert "my secret plan" in " ".join(line["text"] for line in service.log(game, ANN.email))
     old_play = notifier.links.play(game, 0, service.load(game).seq)
@@ -178,7 +178,7 @@ def test_the_organiser_replaces_a_player_and_the_old_links_stop_working(service:
     welcome = service.store.query("SELECT * FROM outbox WHERE to_addr = ? AND kind = 'welcome'", (DORA.email,))
     told = service.store.query("SELECT * FROM outbox WHERE to_addr = ? AND kind = 'seat_given'", (ANN.email,))
     assert len(welcome) == 1 and len(told) == 1
-    from pbem.mail.outbox import message_of
+    from pbem.post.mail.outbox import message_of
     text = text_of(parse(message_of(welcome[0])))
     hand = sorted(service.load(game).game.hands[0])
     assert "THE SEAT'S HISTORY" in text and str(hand[0]) in text and "Ann wrote a private note" in text
@@ -188,7 +188,7 @@ def test_the_organiser_replaces_a_player_and_the_old_links_stop_working(service:
     assert "Ben's hand" not in text and f"hand {ben_hand}" not in text
     old_text = text_of(parse(message_of(told[0])))
     assert "Dora" in old_text and "/play/" not in old_text and str(hand) not in old_text
-    from pbem.replacing import link_refusal
+    from pbem.table.replacing import link_refusal
     claims = notifier.links.read_play(old_play)
     assert link_refusal(service.store, game, 0, claims.seq) is not None
     new_play = notifier.links.read_play(notifier.links.play(game, 0, service.load(game).seq))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from events.handling import Cause
 from events.store import SQLiteEventStore
-from pbem import seatlife
-from pbem.autopilot import status
-from pbem.seat_events import AUTOPILOT_ON, AUTOPILOT_PLAYED, SEAT_RESIGNED
+from pbem.table import seatlife
+from pbem.table.autopilot import status
+from pbem.table.seat_events import AUTOPILOT_ON, AUTOPILOT_PLAYED, SEAT_RESIGNED
 from pbem.service import Player, Service
 
 PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben"), Player("cy@example.org", "Cy")]

@@ -10,10 +10,10 @@ import pytest
 
 from delivery import ANN, BEN, make_settings
 from events.handling import Cause
-from pbem import away, seatlife
-from pbem.autopilot import status
-from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
-from pbem.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED
+from pbem.table import away, seatlife
+from pbem.table.autopilot import status
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED
 from pbem.service import Service, ServiceError
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
@@ -158,7 +158,7 @@ def test_the_table_is_told_and_a_kept_reason_stays_with_its_player(service: Serv
     assert "surgery" not in str([e.payload for e in service.store.read(game)])
     service.act(game, ANN.email, "pass", cause=CLI)
     service.act(game, BEN.email, "pass", cause=CLI)  # Ann's next mail (her turn) tells her
-    from pbem.mail.outbox import draft_of
+    from pbem.post.mail.outbox import draft_of
     mails = service.store.query("SELECT * FROM outbox WHERE to_addr = ?", (ANN.email,))
     assert any("Ben will be away" in line for m in mails for line in draft_of(m)["context"]["since"])
     assert not any("surgery" in str(draft_of(m)) for m in mails)
@@ -214,8 +214,8 @@ def test_away_back_and_resign_by_mail_and_a_replaced_players_reply_is_refused(se
     from email.message import EmailMessage
 
     from delivery import CY, parse
-    from pbem.mail.inbound import UnknownReply, process
-    from pbem.mail.outbox import message_of
+    from pbem.post.mail.inbound import UnknownReply, process
+    from pbem.post.mail.outbox import message_of
     game = new_game(service, "allowance:14")
     row = service.store.query("SELECT draft, message FROM outbox WHERE to_addr = ? ORDER BY created_at DESC LIMIT 1",
                               (ANN.email,))[0]

@@ -11,8 +11,8 @@ from click.testing import CliRunner, Result
 
 from cli.main import cli
 from delivery import parse, text_of
-from pbem import config
-from pbem.mail.outbox import message_of
+from pbem.instance import config
+from pbem.post.mail.outbox import message_of
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")

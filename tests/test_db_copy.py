@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from delivery import ANN, BEN, CY, make_settings
 from events.handling import Cause
-from pbem.dbcopy import table_names
+from pbem.instance.dbcopy import table_names
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")

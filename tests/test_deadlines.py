@@ -10,7 +10,7 @@ import pytest
 
 from delivery import ANN, BEN, make_settings
 from events.handling import Cause
-from pbem.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
 from pbem.scheduler import Jobs, SchedulerRunning, scheduler_lock
 from pbem.service import Service, ServiceError
 

@@ -11,12 +11,12 @@ import pytest
 from cli.main import cli
 from events.schema import KERNEL_EVENT_TYPES
 from kernelgame import EVENT_TYPES as TEST_GAME_TYPES
-from pbem.config import SETTINGS
-from pbem.delivery import DELIVERY_EVENT_TYPES
-from pbem.muster import MUSTER_EVENT_TYPES
-from pbem.seat_events import SEAT_EVENT_TYPES
-from pbem.talk import TALK_EVENT_TYPES
-from pbem.webhooks import EVENT_TYPES as WEBHOOK_EVENT_TYPES
+from pbem.instance.config import SETTINGS
+from pbem.table.delivery import DELIVERY_EVENT_TYPES
+from pbem.organising.muster import MUSTER_EVENT_TYPES
+from pbem.table.seat_events import SEAT_EVENT_TYPES
+from pbem.table.talk import TALK_EVENT_TYPES
+from pbem.table.delivery import WEBHOOK_EVENT_TYPES
 from pbem.games import all_games
 
 ROOT = Path(__file__).parent.parent

@@ -8,8 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from events.envelope import (GENESIS_HASH, Event, NewEvent, Visibility, actor_seat, canonical_json, payload_hash,
                              recompute_hash, seat_actor)

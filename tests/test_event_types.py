@@ -14,7 +14,7 @@ from events.handling import Cause, Kernel
 from events.rules import EventType
 from events.schema import KERNEL_EVENT_TYPES, EnvelopeSchema, EventTypeRegistry
 from kernelgame import EVENT_TYPES, RULES
-from pbem.records import parse_record
+from pbem.proof.records import parse_record
 from playout import play_random
 
 RECORDS = Path(__file__).parent / "records"

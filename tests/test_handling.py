@@ -32,7 +32,7 @@ def test_a_command_issued_at_an_older_seq_is_refused_and_writes_nothing(kernel: 
 def test_a_delivery_record_since_the_link_leaves_it_current(kernel: Kernel, game_id: str) -> None:
     """A pause or an undo request changes nothing on the table: a command issued before it still counts."""
     from events.envelope import NewEvent
-    from pbem.delivery import DELIVERY_EVENT_TYPES, GAME_PAUSED
+    from pbem.table.delivery import DELIVERY_EVENT_TYPES, GAME_PAUSED
     kernel = Kernel(kernel.store, kernel.games, extra_types=DELIVERY_EVENT_TYPES)
     issued = kernel.load(game_id).seq
     kernel.record(game_id, [NewEvent(GAME_PAUSED, {"reason": "lunch"})], actor="organiser", cause=CLI)
@@ -129,4 +129,4 @@ def test_the_stored_payload_and_cause_are_the_canonical_json_that_was_hashed(ker
     assert [(canonical_json(e.payload), canonical_json(e.cause)) for e in events] == [tuple(r) for r in rows]
     assert "é" in rows[-1][1]  # as written, not escaped
     salt = kernel.seed(game_id)
-    assert all(recompute_hash(e, salt) == e.hash for e in events)
+    assert all(recompute_hash(e, salt, salt) == e.hash for e in events)

@@ -9,10 +9,11 @@ import pytest
 from click.testing import CliRunner, Result
 
 from cli.main import cli
-from pbem.mail.outbox import message_of
+from pbem.post.mail.outbox import message_of
 from delivery import ANN, BEN, parse, text_of
 from events.handling import Cause
-from pbem.mail.inbound import UnknownReply, parse_reply, process, process_maildir, strip_quotes
+from pbem.post.mail.inbound import UnknownReply, parse_reply, process, process_maildir
+from pbem.post.mail.replytext import new_lines
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
@@ -77,7 +78,7 @@ def test_several_commands_apply_in_order_and_stop_at_the_first_error(service: Se
     error = latest_mail(service, ANN.email)
     assert error["Subject"].endswith("Your reply could not be applied")
     text = text_of(error)
-    assert "cannot read 'fly away'" in text
+    assert "cannot read 'fly away'" in text and "(the lines before it were applied: 'bet 1')" in " ".join(text.split())
     assert service.load(game).game.scores == (1, 0)
 
 
@@ -127,9 +128,9 @@ def test_the_link_in_the_quote_is_enough_when_the_plus_address_is_lost(service: 
 
 
 def test_quotes_and_signatures_are_cut(service: Service) -> None:
-    assert strip_quotes("roll\n\n--\nAnn") == ["roll", ""]
-    assert strip_quotes("roll\nOn Tue, 3 Mar 2026, pbem <p@x> wrote:\n> pass") == ["roll"]
-    assert strip_quotes("roll\n-----Original Message-----\npass") == ["roll"]
+    assert new_lines("roll\n\n--\nAnn") == ["roll", ""]
+    assert new_lines("roll\nOn Tue, 3 Mar 2026, pbem <p@x> wrote:\n> pass") == ["roll"]
+    assert new_lines("roll\n-----Original Message-----\npass") == ["roll"]
 
 
 def test_a_maildir_is_read_once_and_emptied(service: Service, game: str, tmp_path: Path) -> None:
@@ -216,3 +217,22 @@ def test_the_inbound_command_reads_a_maildir_and_counts_what_it_did(service: Ser
     assert len(box) == 0 and service.load(game).game.scores == (2, 0)
     missing = inbound(service, "--maildir", str(tmp_path / "nowhere"))
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_a_reply_quoting_without_marks_applies_only_what_the_player_wrote(service: Service, game: str) -> None:
+    mail = latest_mail(service, ANN.email)
+    original = "\n".join("    " + line for line in text_of(mail).splitlines())  # Yahoo: indented, no > marks
+    body = (f"Hallo zusammen,\n\nbet 2\n\nViele Grüße\nAnna\n\n\n    Am Montag, 3. März 2026 um 10:02:11 MEZ hat "
+            f"pbem <{mail['Reply-To']}> Folgendes geschrieben:  \n \n{original}\n")
+    outcome = process(service, reply_to(mail, body), "play@localhost")
+    assert outcome.applied == ["bet 2"] and outcome.error is None
+    assert service.load(game).game.scores == (2, 0)
+
+
+def test_an_out_of_office_answer_is_not_read_as_commands(service: Service, game: str) -> None:
+    raw = reply_to(latest_mail(service, ANN.email), "I am away until Monday.\nbet 2")
+    answer = raw.replace(b"Subject:", b"Auto-Submitted: auto-replied\nSubject:", 1)
+    result = inbound(service, stdin=answer)
+    assert result.exit_code == 1 and "an automatic answer" in result.output
+    assert service.load(game).game.scores == (0, 0)
+    assert not service.store.query("SELECT 1 FROM outbox WHERE kind = 'reply_error'")

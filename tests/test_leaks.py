@@ -21,13 +21,13 @@ from flask.testing import FlaskClient
 
 from events.handling import Cause
 from pbem.games import all_games
-from pbem.links import Links
-from pbem.mail.render import environment
+from pbem.instance.links import Links
+from pbem.post.mail.render import environment
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.leaks import PROBES, Secrets
 from tests.leaks.webhooks import HookReader, Whispers, add_hooks
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cat", "Dan", "Eve")]
 SOON, EVERY = 60, 20  # the slower channels are read at each of the first moves, then every few moves
@@ -147,7 +147,7 @@ def test_no_channel_tells_a_reader_what_they_may_not_know(app: Flask, service: S
 
 def test_a_muster_tells_no_invitee_another_ones_address(app: Flask, service: Service) -> None:
     """Through invitation, decline, replacement and start: mails, invitation pages, the JSON API and the game."""
-    from pbem import muster, organisers
+    from pbem.organising import muster, organisers
     from tests.leaks.muster import Addresses
     client, links = app.test_client(), app.extensions["pbem.links"]
     invited = [PLAYERS[0], PLAYERS[1], PLAYERS[2]]

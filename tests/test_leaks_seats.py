@@ -14,10 +14,10 @@ import pytest
 from flask import Flask
 
 from events.handling import Cause
-from pbem import seatlife
+from pbem.table import seatlife
 from pbem.games import all_games
-from pbem.mail.outbox import draft_of
-from pbem.mail.render import environment
+from pbem.post.mail.outbox import draft_of
+from pbem.post.mail.render import environment
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.leaks import PROBES

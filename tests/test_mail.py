@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail.outbox import message_of
+from pbem.post.mail.outbox import message_of
 from delivery import ANN, BEN, Inbox, free_port, html_of, mails_to, parse, smtp_server, text_of
 from events.handling import Cause
 from events.rules import IllegalAction
-from pbem import witness
-from pbem.mail.dispatch import dispatch, retry_failed, status
-from pbem.mail.transport import FileTransport, SMTPTransport
-from pbem.people import set_mail
+from pbem.proof import witness
+from pbem.post.mail.dispatch import dispatch, retry_failed, status
+from pbem.post.mail.transport import FileTransport, SMTPTransport
+from pbem.post.people import set_mail
 from pbem.service import Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
@@ -233,9 +233,9 @@ def test_a_process_killed_while_sending_loses_no_mail(service: Service, game: st
     server = smtp_server(inbox, port)
     script = textwrap.dedent(f"""
         import time, smtplib
-        from pbem.database import open_address
-        from pbem.mail.dispatch import dispatch
-        from pbem.mail.transport import SMTPTransport
+        from pbem.instance.database import open_address
+        from pbem.post.mail.dispatch import dispatch
+        from pbem.post.mail.transport import SMTPTransport
         class Slow(SMTPTransport):
             def send(self, *args):
                 super().send(*args)

@@ -19,13 +19,12 @@ import pytest
 
 from delivery import ANN, BEN, Inbox, free_port, smtp_server
 from events.store import SQLiteEventStore, write_row
-from pbem.database import open_address
-from pbem.claims import claim_due
-from pbem.mail.dispatch import dispatch, status
-from pbem.mail.outbox import OUTBOX, mail_row
-from pbem.mail.transport import SMTPTransport
+from pbem.instance.database import open_address
+from pbem.post.claims import claim_due
+from pbem.post.mail.dispatch import dispatch, status
+from pbem.post.mail.outbox import OUTBOX, mail_row, draft_of
+from pbem.post.mail.transport import SMTPTransport
 from pbem.service import Service
-from pbem.mail.outbox import draft_of
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 ROOT = Path(__file__).parent.parent

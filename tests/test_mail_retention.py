@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from delivery import make_settings
-from pbem.mail.dispatch import dispatch, prune
-from pbem.mail.outbox import draft_of
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch, prune
+from pbem.post.mail.outbox import draft_of
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")

@@ -17,12 +17,11 @@ from typing import Any
 import pytest
 
 from events.handling import Cause
-from pbem import witness
-from pbem.mail.outbox import message_of
-from pbem.people import set_mail
+from pbem.proof import witness
+from pbem.post.mail.outbox import message_of, draft_of
+from pbem.post.people import set_mail
 from pbem.service import Player, Service
 from pbem.web import create_app
-from pbem.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")

@@ -1,5 +1,5 @@
-"""The MIME text of a mail (``pbem.mail.mime``) reads back, through the standard library's parser, exactly as the
-message ``email.message.EmailMessage`` would build from the same headers and parts."""
+"""The MIME text of a mail (``pbem.post.mail.mime``, built with the standard library's ``email`` package) reads back as the
+message ``email.message.EmailMessage`` builds from the same headers and parts, with plain words left readable."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from email.utils import getaddresses
 
 import pytest
 
-from pbem.mail.mime import assemble
-from pbem.mail.render import address
+from pbem.post.mail.mime import assemble
+from pbem.post.mail.render import address
 
 NAMES = {address(name, "zoe@example.org"): name for name in ("Zoë O'Brien, Jr.",)}  # encoded by ``address``
 

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from cli.main import cli
 from delivery import make_settings, mails_to
 from events.handling import Cause
-from pbem import config, muster, organisers
-from pbem.mail.outbox import message_of
+from pbem.instance import config
+from pbem.organising import muster, organisers
+from pbem.post.mail.outbox import message_of
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service
 

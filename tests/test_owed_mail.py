@@ -17,8 +17,8 @@ from typing import Any
 
 from delivery import make_settings
 from events.handling import Cause
-from pbem import owed_mail
-from pbem.mail.outbox import draft_of
+from pbem.post import owed_mail
+from pbem.post.mail.outbox import draft_of
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service
 

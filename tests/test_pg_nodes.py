@@ -23,8 +23,8 @@ from delivery import ANN, BEN, free_port, make_settings, smtp_server
 from events.audit import verify_chain
 from events.handling import Cause
 from events.store import StoreUnavailable
-from pbem.mail.dispatch import dispatch, status
-from pbem.mail.transport import SMTPTransport
+from pbem.post.mail.dispatch import dispatch, status
+from pbem.post.mail.transport import SMTPTransport
 from pbem.service import Service
 from pbem.web import create_app
 from test_mail_claims import SENDER, SlowInbox, queue_mails
@@ -190,7 +190,7 @@ def test_two_web_nodes_and_two_workers_apply_one_of_each_raced_move_and_mail_eac
         node: tuple[Service, str]) -> None:
     """The whole scaled-out service on one database: the same move posted to both web nodes at once, rounds on
     end, while both workers run (one leading): each round exactly one POST applies, and every mail goes once."""
-    from pbem.links import Links
+    from pbem.instance.links import Links
     from web.test_web_race_processes import SCRIPT, race, wait_until_up
     service, url = node
     assert service.settings is not None

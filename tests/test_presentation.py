@@ -22,11 +22,11 @@ from flask import Flask
 from events.handling import Cause
 from pbem.games.emerald.commands import parse_command
 from pbem.games.emerald.present import PRESENTATION
-from pbem.mail.render import build
-from pbem.presentation import LINE_WIDTH, lookup, present
+from pbem.post.mail.render import build
+from pbem.games.presentation import LINE_WIDTH, lookup, present
 from pbem.service import Player, Service
 from pbem.web import create_app
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Alice", "Bob", "Carol")]
 CLI = Cause("cli")

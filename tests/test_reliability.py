@@ -1,5 +1,5 @@
 """A player's record of deadlines (on time, late, missed, response time): kept with each command, equal to what
-the log says, and shown on their home page (``pbem.reliability``)."""
+the log says, and shown on their home page (``pbem.table.reliability``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from delivery import make_settings
 from events.handling import Cause
-from pbem import reliability
+from pbem.table import reliability
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service
 from pbem.web import create_app

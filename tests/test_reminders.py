@@ -11,7 +11,7 @@ import pytest
 
 from delivery import ANN, BEN, html_of, make_settings, parse, text_of
 from events.handling import Cause
-from pbem.mail.outbox import message_of
+from pbem.post.mail.outbox import message_of
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service
 
@@ -125,7 +125,7 @@ def test_the_worker_reminds_and_sends_with_the_board(settings, service: Service)
 def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fractions: list[float]) -> None:
     import sqlite3
 
-    from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
+    from pbem.table.deadlines import NO_REMINDER, remind_at, remind_at_sql
     conn = sqlite3.connect(":memory:")
     from events.store import SQLiteEventStore
     expression, params = remind_at_sql(fractions, SQLiteEventStore)
@@ -141,7 +141,7 @@ def test_the_next_reminder_time_counted_in_sql_is_the_one_python_computes(fracti
 
 
 def test_the_tick_reads_what_is_due_by_its_index_never_every_running_game(service: Service) -> None:
-    from pbem import reminders
+    from pbem.post import reminders
     if service.store.engine != "sqlite":
         pytest.skip("reads SQLite's query plan")
     plan = " ".join(str(r[-1]) for r in service.store.conn.execute(
@@ -152,7 +152,7 @@ def test_the_tick_reads_what_is_due_by_its_index_never_every_running_game(servic
 
 def test_the_next_reminder_time_counted_in_postgresql_is_the_one_python_computes(pg_database: str) -> None:
     from events.pgstore import PostgresEventStore
-    from pbem.deadlines import NO_REMINDER, remind_at, remind_at_sql
+    from pbem.table.deadlines import NO_REMINDER, remind_at, remind_at_sql
     store = PostgresEventStore(pg_database)
     issued, due = "2026-11-23T10:17:43.250911+00:00", "2026-11-26T10:17:43+00:00"
     try:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cli.main import cli
 from events.handling import Cause, UndoRefused
 from events.replay import live_states
-from pbem import replay as replay_module
+from pbem.proof import replay as replay_module
 from pbem.service import Player, Service, ServiceError
 from tests.emerald.checks import _ids_in
 

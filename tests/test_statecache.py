@@ -10,7 +10,7 @@ from pathlib import Path
 from delivery import make_settings
 from events.handling import Cause, UndoRefused
 from pbem.service import Player, Service
-from pbem.statecache import ADVANCE_AT_MOST, StateCache
+from pbem.instance.statecache import ADVANCE_AT_MOST, StateCache
 
 PLAYERS = [Player.parse(e) for e in ("ann@example.org", "ben@example.org", "cy@example.org")]
 

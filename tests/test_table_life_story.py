@@ -22,17 +22,18 @@ from flask.testing import FlaskClient
 
 from delivery import Inbox, free_port, smtp_server, text_of
 from events.handling import Cause
-from pbem import muster, organisers, seatlife, talk
-from pbem.autopilot import status
-from pbem.delivery import DEADLINE_EXTENDED, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
-from pbem.mail.dispatch import dispatch
-from pbem.mail.inbound import process
-from pbem.mail.transport import SMTPTransport
+from pbem.organising import muster, organisers
+from pbem.table import seatlife, talk
+from pbem.table.autopilot import status
+from pbem.table.delivery import DEADLINE_EXTENDED, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.inbound import process
+from pbem.post.mail.transport import SMTPTransport
 from pbem.scheduler import Jobs
-from pbem.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_ON, SEAT_REPLACED
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_ON, SEAT_REPLACED
 from pbem.service import Player, Service
 from pbem.web import create_app
-from pbem.webhook_post import Poster
+from pbem.post.webhook_post import Poster
 from receiver import Receiver
 from web.conftest import csrf_of, seq_of, text
 

@@ -1,4 +1,4 @@
-"""Table talk: messages to the table or to chosen players, private and sealed notes (``pbem.talk``) — each an
+"""Table talk: messages to the table or to chosen players, private and sealed notes (``pbem.table.talk``) — each an
 event, read only by whom it is for, on every channel, and sent by page or by mail."""
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from flask.testing import FlaskClient
 from delivery import ANN, BEN, make_settings, mails_to, parse, text_of
 from events.handling import Cause
 from events.rules import InvalidAction
-from pbem import talk
-from pbem.mail.inbound import process
-from pbem.mail.outbox import message_of
+from pbem.table import talk
+from pbem.post.mail.inbound import process
+from pbem.post.mail.outbox import message_of
 from pbem.service import Player, Service
 from pbem.web import create_app
 
@@ -107,7 +107,10 @@ def test_the_organiser_audits_that_a_private_message_or_sealed_note_was_written_
     told, sealed, said = [e for e in service.store.read(emerald) if e.type in talk.TALK_TYPES]
     found = service.audit(emerald, told.seq, organiser=True)
     assert found["described"] == "Ann sent a private message to Ben"
-    assert found["event"]["payload"] == {"seat": 0, "to": [1]} and found["event"]["hash"] == told.hash
+    # the words withheld behind their commitment, and the command that carried them ("tell ben: ...") too
+    assert found["event"]["payload"] is None and len(found["event"]["payload_commitment"]) == 64
+    assert found["event"]["visibility"] == "seats:0,1" and found["event"]["hash"] == told.hash
+    assert found["command"]["cause_withheld"] == ["words"]
     assert "zebra-quartz" not in json.dumps(found) and "Cy will win" not in json.dumps(service.audit(
         emerald, sealed.seq, organiser=True))
     # on the organiser's page too

@@ -140,7 +140,7 @@ def test_a_snapshot_made_stale_by_an_undo_is_not_used(kernel: Kernel, monkeypatc
 
 def delivery_kernel(kernel: Kernel) -> Kernel:
     """The same store with the delivery layer's events known, so pauses can be recorded."""
-    from pbem.delivery import DELIVERY_EVENT_TYPES
+    from pbem.table.delivery import DELIVERY_EVENT_TYPES
     return Kernel(kernel.store, kernel.games, extra_types=DELIVERY_EVENT_TYPES)
 
 
@@ -192,7 +192,7 @@ def test_a_range_undo_of_a_finished_game_is_refused(kernel: Kernel) -> None:
 
 def test_delivery_records_inside_the_range_stay_in_effect(kernel: Kernel) -> None:
     from events.envelope import NewEvent
-    from pbem.delivery import GAME_PAUSED
+    from pbem.table.delivery import GAME_PAUSED
     kernel = delivery_kernel(kernel)
     game_id = new_game(kernel)
     ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
@@ -208,7 +208,7 @@ def test_delivery_records_inside_the_range_stay_in_effect(kernel: Kernel) -> Non
 
 def test_records_of_the_delivery_layer_join_the_undo_in_one_command(kernel: Kernel) -> None:
     from events.envelope import NewEvent
-    from pbem.delivery import GAME_PAUSED, GAME_RESUMED
+    from pbem.table.delivery import GAME_PAUSED, GAME_RESUMED
     kernel = delivery_kernel(kernel)
     game_id = new_game(kernel)
     ann = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
@@ -244,7 +244,7 @@ def test_the_last_move_of_a_seat_is_found_far_back(kernel: Kernel) -> None:
 
 def test_records_of_the_delivery_layer_neither_block_an_undo_nor_are_undone(kernel: Kernel) -> None:
     from events.envelope import NewEvent
-    from pbem.delivery import GAME_PAUSED
+    from pbem.table.delivery import GAME_PAUSED
     kernel = delivery_kernel(kernel)
     game_id = new_game(kernel)
     bet = kernel.execute(game_id, 0, {"kind": "bet", "points": 3}, cause=CLI)
@@ -260,7 +260,7 @@ def test_records_of_the_delivery_layer_neither_block_an_undo_nor_are_undone(kern
 def test_an_undo_with_the_page_seq_refuses_once_a_move_or_undo_came_and_not_for_a_record(kernel: Kernel) -> None:
     from events.envelope import NewEvent
     from events.handling import StaleCommand
-    from pbem.delivery import GAME_PAUSED
+    from pbem.table.delivery import GAME_PAUSED
 
     kernel = delivery_kernel(kernel)
     game_id = new_game(kernel)

@@ -14,10 +14,11 @@ from events.audit import verify
 from events.handling import Cause, CommandResult, UndoRefused
 from events.replay import effective
 from events.schema import ACTIONS_UNDONE
-from pbem.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED, utc
+from pbem.table.delivery import DEADLINE_SET, UNDO_ANSWERED, UNDO_DECIDED, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
+from pbem.instance.times import utc
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service, ServiceError
-from pbem.undo_requests import AlreadyAnswered, NotAsked, RequestClosed, UnknownRequest
+from pbem.table.undo_requests import AlreadyAnswered, NotAsked, RequestClosed, UnknownRequest
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 CLI = Cause("cli")
@@ -276,7 +277,7 @@ def test_a_players_own_undo_while_it_is_open_lapses_it(service: Service, game: s
 
 def test_the_mails_say_who_asks_what_would_go_and_until_when_and_how_it_ended(service: Service, game: str) -> None:
     from delivery import html_of, parse, text_of
-    from pbem.mail.outbox import message_of
+    from pbem.post.mail.outbox import message_of
     _, asked = ann_asks(service, game)
     payload = asked.events[0].payload
     assert [m["kind"] for m in mails_to(service, ANN.email)][-1] != "undo_request"  # the asker is not asked

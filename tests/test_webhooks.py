@@ -1,4 +1,4 @@
-"""Webhooks (``pbem.webhooks``, ``pbem.webhook_post``): a game's public news and a player's own posted to a real
+"""Webhooks (``pbem.post.webhooks``, ``pbem.post.webhook_post``): a game's public news and a player's own posted to a real
 HTTP receiver on loopback, through the outbox, with the mail's claims, retries and backoff."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import pytest
 
 from delivery import ANN, BEN, CY, free_port, make_settings
 from events.handling import Cause
-from pbem import webhooks
+from pbem.post import webhooks
 from pbem.errors import NotFound
-from pbem.mail.dispatch import dispatch, status
-from pbem.mail.outbox import draft_of
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch, status
+from pbem.post.mail.outbox import draft_of
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Service
-from pbem.talk import Talk
-from pbem.webhook_post import Poster, signature, verify
+from pbem.table.talk import Talk
+from pbem.post.webhook_post import Poster, signature, verify
 from receiver import Receiver
 
 CLI = Cause("cli")

@@ -22,12 +22,12 @@ from cli.main import cli
 from delivery import ANN, BEN
 from events.envelope import Event, recompute_hash
 from events.handling import Cause
-from pbem import witness
-from pbem.delivery import TIMED_OUT
-from pbem.mail.render import build
+from pbem.proof import witness
+from pbem.table.delivery import TIMED_OUT
+from pbem.post.mail.render import build
 from pbem.service import Service
 from pbem.web import create_app
-from pbem.mail.outbox import draft_of
+from pbem.post.mail.outbox import draft_of
 
 pytestmark = pytest.mark.usefixtures("highdie_registered")
 SEED = "witnessed"
@@ -65,7 +65,7 @@ def rewrite(service: Service, game_id: str, change: Callable[[list[Event]], list
     events, chained, prev = change(service.store.read(game_id)), [], "0" * 64
     for seq, event in enumerate(events, start=1):
         event = replace(event, seq=seq, prev_hash=prev)
-        event = replace(event, hash=recompute_hash(event, SEED))
+        event = replace(event, hash=recompute_hash(event, SEED, SEED))
         chained.append(event)
         prev = event.hash
     with service.store.transaction() as conn:

@@ -15,12 +15,12 @@ import jinja2
 from flask import Flask, Response, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from pbem import config
-from pbem.delivery import utc
-from pbem.people import reader_time
-from pbem.links import Links, redact
-from pbem.presentation import board_svg, present
-from pbem.statecache import SHARED_KEPT, StateCache
+from pbem.instance import config
+from pbem.instance.times import utc
+from pbem.instance.times import reader_time
+from pbem.instance.links import Links, redact
+from pbem.games.presentation import board_svg, present
+from pbem.instance.statecache import SHARED_KEPT, StateCache
 from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError, StoreUnavailable

@@ -16,11 +16,12 @@ from flask import Blueprint, jsonify, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem import talk, webhooks
+from pbem.table import talk
+from pbem.post import webhooks
 from pbem.errors import NotFound
 from pbem.service import ServiceError
-from pbem.web.common import (PageError, action_refused, check_game, command_text, links, read_play, read_token,
-                             service, settings)
+from pbem.web.common import (PageError, action_refused, check_game, command_text, links, read_play, read_token, service,
+                             settings)
 from pbem.web.play import stale_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,11 +42,7 @@ def play(token: str) -> Any:
     seat = read_play(token)
     if seat.stale:
         raise stale_page(seat, api=True)
-    svc = service()
-    shown = svc.show(seat.claims.game_id, seat.email)
-    return jsonify({"game": shown, "prompt": shown["your_prompt"],
-                    "legal_actions": svc.legal(seat.claims.game_id, seat.email) if shown["your_prompt"] else [],
-                    "deadline": svc.deadline_of(seat.claims.game_id, seat.claims.seat)})
+    return jsonify(service().seat_view(seat.claims.game_id, seat.claims.seat))
 
 
 def plain_json() -> bool:
@@ -116,7 +113,7 @@ def act(token: str) -> Any:
 
 @bp.post("/play/<token>/say")
 def say(token: str) -> Any:
-    """Table talk (``pbem.talk``): ``{"text": "...", "to": ["Ben"] | null, "kind": "say" | "note" | "seal"}``."""
+    """Table talk (``pbem.table.talk``): ``{"text": "...", "to": ["Ben"] | null, "kind": "say" | "note" | "seal"}``."""
     seat = read_play(token)
     data = request.get_data(cache=False)
     if not plain_json():
@@ -152,7 +149,7 @@ def muster_of(token: str) -> Any:
 @bp.route("/invitation/<token>", methods=["GET", "POST"])
 def invitation(token: str) -> Any:
     """An invitation (the others by name only); POST ``{"answer": "accept" | "decline"}`` answers it."""
-    from pbem import muster
+    from pbem.organising import muster
     from pbem.web.muster import REFUSALS, read_invitation
     claims, muster_id, place, sent, found = read_invitation(token)
     if request.method == "POST":
@@ -173,7 +170,7 @@ def invitation(token: str) -> Any:
     mine = found.invitations[place]  # the place's current invitee: the link's holder only if not replaced since
     you = {**shown["invitations"][place], "email": mine.email} if mine.invitation == sent else None
     return jsonify({**shown, "invitations": [i for i in shown["invitations"] if i["slot"] != place], "you": you})
-# ---- webhooks (pbem.webhooks): a player's, through their play link; a game's, through the organiser's link ----
+# ---- webhooks (pbem.post.webhooks): a player's, through their play link; a game's, through the organiser's link ----
 
 
 def json_object(allowed: set[str]) -> dict[str, Any]:

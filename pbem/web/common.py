@@ -12,11 +12,11 @@ from flask import current_app, g, jsonify, render_template, request
 
 from events.handling import StaleCommand
 from events.rules import ActionError, AmbiguousAction, IllegalAction, InvalidAction
-from pbem import config
-from pbem.muster import is_muster
-from pbem.links import ExpiredLink, LinkError, Links, PlayClaims
-from pbem.people import zone_of
-from pbem.replacing import link_refusal
+from pbem.instance import config
+from pbem.organising.muster import is_muster
+from pbem.instance.links import ExpiredLink, LinkError, Links, PlayClaims
+from pbem.instance.times import zone_of
+from pbem.errors import LinkRefused, NoSuchSeat, NotFound
 from pbem.service import Service, ServiceError
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
@@ -107,7 +107,7 @@ def service() -> Service:
     Opening a service opens a connection and checks every table, which cost more than many a page; so
     the services are kept between requests, each used by one request at a time (whichever thread serves
     it: a SQLite connection here may change threads, never be shared at once). Nothing of a request
-    outlives it but caches checked against the store before each use (``pbem.statecache``); every
+    outlives it but caches checked against the store before each use (``pbem.instance.statecache``); every
     transaction is committed or rolled back before its request ends.
     """
     if "pbem_service" not in g:
@@ -183,15 +183,17 @@ class Seat:
 
 def read_play(token: str) -> Seat:
     claims: PlayClaims = read_token("play", token)
-    seq = check_game(claims.game_id)
-    found = [p for p in service().players(claims.game_id) if p["seat"] == claims.seat]
-    if not found:
-        raise PageError(404, "No such seat", f"Game {claims.game_id} has no seat {claims.seat}.", "unknown_seat")
-    refused = link_refusal(service().store, claims.game_id, claims.seat, claims.seq)
-    if refused:
-        raise PageError(403, "Link no longer yours", sentence(refused), "seat_replaced")
-    return Seat(claims, str(found[0]["email"]), str(found[0]["name"]), seq,
-                service().kernel.moved_on(claims.game_id, claims.seq, seq))
+    if not GAME_ID.match(claims.game_id or "") or is_muster(claims.game_id):
+        raise PageError(404, "No such game", f"There is no game {claims.game_id!r} on this server.", "unknown_game")
+    try:
+        found = service().link_seat(claims.game_id, claims.seat, claims.seq)
+    except NoSuchSeat as err:
+        raise PageError(404, "No such seat", str(err), "unknown_seat") from None
+    except NotFound as err:
+        raise PageError(404, "No such game", str(err), "unknown_game") from None
+    except LinkRefused as err:
+        raise PageError(403, "Link no longer yours", sentence(str(err)), err.code) from None
+    return Seat(claims, found["email"], found["name"], found["seq"], found["moved_on"])
 
 
 def fresh_play_token(game_id: str, seat: int) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, render_template, request
 from markupsafe import Markup, escape
 
-from pbem import config
+from pbem.instance import config
 from pbem.web.common import settings
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")

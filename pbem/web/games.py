@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from pbem.presentation import lookup
+from pbem.games.presentation import lookup
 from pbem.web.common import board_template, check_game, log_window, service
 
 bp = Blueprint("games", __name__)

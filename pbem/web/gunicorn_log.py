@@ -10,7 +10,7 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-from pbem.links import redact
+from pbem.instance.links import redact
 
 
 class Redacted(logging.Filter):

@@ -7,9 +7,12 @@ from typing import Any
 from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause
-from pbem import reliability, webhooks
+from pbem.table import away, reliability
+from pbem.table.autopilot import status
+from pbem.post import webhooks
 from pbem.errors import NotFound
-from pbem.people import MailSettingError, ZoneError, chosen_zone, mail_settings_of, set_mail, set_zone, zone_names
+from pbem.post.people import MailSettingError, chosen_zone, mail_settings_of, set_mail, set_zone
+from pbem.instance.times import ZoneError, zone_names
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
 bp = Blueprint("home", __name__, url_prefix="/home")
@@ -19,7 +22,6 @@ HOME_PAGE = 30  # games on a page of the home page: those waiting for the player
 
 def render(token: str, player_id: str, *, status: int = 200, done: str = "", refusal: str = "",
            refused: str = "Unknown time zone", secret: str | None = None) -> Any:
-    from pbem.web.seats import panel  # the seats' part of the page (it renders this page in turn)
     svc = service()
     total, waiting = svc.count_games_of(player_id)
     pages = max(1, -(-total // HOME_PAGE))
@@ -103,7 +105,7 @@ def _player(token: str) -> tuple[str, str]:
 
 @bp.post("/<token>/webhooks")
 def add_webhook(token: str) -> Any:
-    """Add a webhook: the player's news is posted there too (``pbem.webhooks``)."""
+    """Add a webhook: the player's news is posted there too (``pbem.post.webhooks``)."""
     player_id, email = _player(token)
     try:
         added = service().add_webhook(("player", email), request.form.get("url", ""), request.form.get("kind") or None,
@@ -124,3 +126,21 @@ def remove_webhook(token: str) -> Any:
     except NotFound as err:
         return render(token, player_id, status=404, refusal=f"{err}.", refused="No such webhook")
     return render(token, player_id, done="The webhook is removed: nothing more is posted to it.")
+
+
+def panel(player_id: str) -> dict[str, Any]:
+    """The home page's part on absences and seats: each running game of the player, with their absences
+    (their own reasons included: the page is theirs) and whether their seat is on autopilot."""
+    svc = service()
+    games = []
+    for row in svc.games_of(player_id):
+        if row["status"] != "running":
+            continue
+        game_id, seat = str(row["game_id"]), int(row["seat"])
+        held = status(svc.store, game_id, seat)
+        games.append({"game_id": game_id, "title": row["title"], "seat": seat, "autopilot": bool(held["autopilot"]),
+                      "resigned": bool(held["resigned"]),
+                      "away": [{"from": a["starts_at"], "until": a["until"], "reason": a["reason"],
+                                "shared": bool(a["shared"]), "running": a["status"] == "active"}
+                               for a in away.absences_of(svc.store, game_id, seat)]})
+    return {"games": games}

@@ -14,9 +14,9 @@ from flask import Blueprint, render_template, request
 
 from events.handling import Cause
 from events.store import ConcurrencyError
-from pbem import muster, organisers
+from pbem.organising import muster, organisers
 from pbem.errors import ServiceError
-from pbem.links import Claims
+from pbem.instance.links import Claims
 from pbem.service import Player
 from pbem.web.common import PageError, check_csrf, links, read_token, sentence, service, settings
 

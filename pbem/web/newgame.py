@@ -2,10 +2,10 @@
 
 The new-game page is behind a signed link (purpose ``newgame``) naming the organiser by id; under
 ``organisers = "invited"`` only links the operator sent (``pbem organiser invite``) open it. Its form
-is checked whole (``pbem.organisers.check``, and ``pbem.organisers.seat_policy`` for what happens when a
+is checked whole (``pbem.organising.organisers.check``, and ``pbem.organising.organisers.seat_policy`` for what happens when a
 player is away or silent): a bad address, too many players, a policy out of range or a data file that does
 not fit gives the form back with one clear error and writes nothing. A good one opens a muster
-(``pbem.muster``) and goes on to its page.
+(``pbem.organising.muster``) and goes on to its page.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from events.handling import Cause
-from pbem import autopilot, away, muster, organisers
+from pbem.table import autopilot, away
+from pbem.organising import muster, organisers
 from pbem.errors import ServiceError
 from pbem.web.common import PageError, check_csrf, decimal, links, read_token, service, settings
 

@@ -14,9 +14,11 @@ from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
-from pbem import seatlife, undo_requests, webhooks
-from pbem.autopilot import organiser_of
-from pbem.delivery import UNDO_REQUEST_CLOSED
+from pbem.proof import logbook
+from pbem.table import seatlife
+from pbem.post import webhooks
+from pbem.table.autopilot import organiser_of
+from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
                              read_token, service, settings)
@@ -43,7 +45,7 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
-                            moves=undo_requests.moves(svc, state, found, None) if found else [],
+                            moves=logbook.undo_moves(svc, state, found, None) if found else [],
                             seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id),
                             hooks=webhooks.owned(svc.store, "game", game_id), hook_for="game", hook_secret=secret,
                             hook_add=url_for("organise.add_webhook", token=token),
@@ -102,7 +104,7 @@ def act(token: str) -> Any:
 
 @bp.post("/<token>/webhooks")
 def add_webhook(token: str) -> Any:
-    """Add a webhook to the game: its public news is posted there too (``pbem.webhooks``); an event of the game."""
+    """Add a webhook to the game: its public news is posted there too (``pbem.post.webhooks``); an event of the game."""
     game_id, detail = game_of(token)
     check_csrf(token, request.form.get("csrf"))
     seq = posted_seq()

@@ -16,14 +16,15 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.delivery import STANDING_ANSWERS
-from pbem.presentation import choices, focus, picks, said
+from pbem.table.delivery import STANDING_ANSWERS
+from pbem.games.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
-from pbem import autopilot, logbook
-from pbem.talk import TALK_TYPES
-from pbem.undo_requests import MAX_REASON
-from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text,
-                             home_token, links, posted_seq, read_play, reader_zone, service)
+from pbem.table import autopilot
+from pbem.proof import logbook
+from pbem.table.talk import TALK_TYPES
+from pbem.table.undo_requests import MAX_REASON
+from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text, home_token,
+                             links, posted_seq, read_play, reader_zone, service)
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -136,7 +137,7 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
         f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
-         "game": service().show(game_id, seat.email), "name": seat.name},
+         "game": service().show_seat(game_id, index), "name": seat.name},
         template="web/stale.html")
 
 
@@ -191,7 +192,7 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     names = [s["name"] for s in shown["seats"]]
     ended = shown["status"] == "ended"
     receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash, "text": svc.describe_event(rules, e, index, ended, names),
-                "repeats": logbook.repeats(rules, e, index, ended)} for e in (result.events if result else [])]
+                "repeats": logbook.left_out(rules, e, index, ended)} for e in (result.events if result else [])]
     return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
                            next_url=url_for("play.page", token=token),
                            audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 
-from pbem import witness
+from pbem.proof import witness
 from pbem.errors import NotFound
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, board_template, check_game, number, optional_number, read_play, read_token,
@@ -90,11 +90,12 @@ def player_replay(token: str) -> Any:
 
 # ---- audit ------------------------------------------------------------------------------------
 
-def audit_page(game_id: str, seq: int, reader: int | None, back_url: str) -> Any:
-    """One event explained; ``reader`` is a player's seat (their own moves and public events), None: organiser."""
+def audit_page(game_id: str, seq: int, reader: int | None, back_url: str, email: str | None = None) -> Any:
+    """One event explained; ``reader`` is a player's seat (their own moves and public events; ``email`` their
+    address), None: organiser."""
     svc = service()
     try:
-        found = svc.audit(game_id, seq, reader=reader, organiser=reader is None)
+        found = svc.audit(game_id, seq, reader=reader, organiser=reader is None, email=email)
     except ServiceError as err:
         raise PageError(404 if isinstance(err, NotFound) else 403, "Not available", str(err), "refused") from None
     return render_template("web/audit.html", a=found, game_id=game_id, back_url=back_url)
@@ -105,7 +106,7 @@ def player_audit(token: str, seq: str) -> Any:
     player = read_play(token)
     event = number(seq, "The event number", "a number, like 12")
     return audit_page(player.claims.game_id, event, player.claims.seat,
-                      url_for("proof.player_replay", token=token, at=event))
+                      url_for("proof.player_replay", token=token, at=event), player.email)
 
 
 @bp.get("/organise/<token>/audit/<seq>")

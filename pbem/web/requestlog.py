@@ -1,7 +1,7 @@
 """Request lines in the logs without the links' secrets, and without colour codes.
 
 A link's token is its bearer's key to a player's private view and moves, and request lines name it in their path.
-Every line pbem's servers write about a request goes through ``pbem.links.redact``, which keeps what names the link
+Every line pbem's servers write about a request goes through ``pbem.instance.links.redact``, which keeps what names the link
 (its subject, when it was issued, its id as audits give it) and drops what opens it:
 
 * ``pbem serve`` answers with werkzeug's server: ``PlainRequests`` writes its request lines, plain (werkzeug's own
@@ -16,7 +16,7 @@ from typing import Any
 
 from werkzeug.serving import WSGIRequestHandler
 
-from pbem.links import redact
+from pbem.instance.links import redact
 
 
 class PlainRequests(WSGIRequestHandler):

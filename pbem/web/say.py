@@ -14,7 +14,7 @@ from flask import Blueprint, render_template, request
 
 from events.handling import Cause
 from events.rules import ActionError
-from pbem import talk
+from pbem.table import talk
 from pbem.service import ServiceError
 from pbem.web.common import PageError, check_csrf, fresh_play_token, posted_seq, read_play, service
 from pbem.web.play import page_context

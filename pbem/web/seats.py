@@ -24,8 +24,7 @@ from flask import Blueprint, jsonify, request
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem import away, seatlife
-from pbem.autopilot import status
+from pbem.table import away, seatlife
 from pbem.service import Player, ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, moved_on_meanwhile, number, posted_seq, read_play,
                              read_token, service)
@@ -37,23 +36,6 @@ bp = Blueprint("seats", __name__)
 DONE = {"back": "Welcome back: your seat is yours again.", "take-back": "Your seat is off autopilot: it is yours again.",
         "resign": "You resigned: your seat plays on by autopilot until the organiser gives it to another player."}
 
-
-def panel(player_id: str) -> dict[str, Any]:
-    """The home page's part on absences and seats: each running game of the player, with their absences
-    (their own reasons included: the page is theirs) and whether their seat is on autopilot."""
-    svc = service()
-    games = []
-    for row in svc.games_of(player_id):
-        if row["status"] != "running":
-            continue
-        game_id, seat = str(row["game_id"]), int(row["seat"])
-        held = status(svc.store, game_id, seat)
-        games.append({"game_id": game_id, "title": row["title"], "seat": seat, "autopilot": bool(held["autopilot"]),
-                      "resigned": bool(held["resigned"]),
-                      "away": [{"from": a["starts_at"], "until": a["until"], "reason": a["reason"],
-                                "shared": bool(a["shared"]), "running": a["status"] == "active"}
-                               for a in away.absences_of(svc.store, game_id, seat)]})
-    return {"games": games}
 
 
 def _player_seats(player_id: str, chosen: str) -> list[tuple[str, int]]:

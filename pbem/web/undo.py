@@ -14,13 +14,14 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
-from pbem.links import UndoClaims
+from pbem.table.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
+from pbem.instance.links import UndoClaims
 from pbem.service import ServiceError
-from pbem.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed, moves
-from pbem.replacing import undo_refusal
-from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links,
-                             moved_on_meanwhile, posted_seq, read_token, reader_zone, sentence, service)
+from pbem.proof.logbook import undo_moves
+from pbem.table.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed
+from pbem.table.replacing import undo_refusal
+from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links, moved_on_meanwhile,
+                             posted_seq, read_token, reader_zone, sentence, service)
 
 bp = Blueprint("undo", __name__, url_prefix="/undo")
 
@@ -55,7 +56,7 @@ def page(token: str, claims: UndoClaims, found: Request, *, chosen: str = "", do
     shown = render_template(
         "web/undo.html", token=token, csrf=links().csrf(token), game_id=claims.game_id, seq=state.seq, refusal=refusal,
         title=svc.kernel.rules(state).title, name=names[claims.seat], req=shown,
-        moves=moves(svc, state, found, claims.seat), your_answer=found.answers.get(claims.seat), chosen=chosen,
+        moves=undo_moves(svc, state, found, claims.seat), your_answer=found.answers.get(claims.seat), chosen=chosen,
         waiting=[names[s] for s in found.waiting_for()], result=RESULTS.get(found.status, ""), done=done,
         play_url=url_for("play.page", token=links().play(claims.game_id, claims.seat, state.seq)),
         home_url=url_for("home.page", token=home_token(email)), tz=reader_zone(email))

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from pbem.replacing import link_refusal
+from pbem.table.replacing import link_refusal
 from pbem.web.common import PageError, check_csrf, check_game, links, read_token, sentence, service
 
 bp = Blueprint("unsubscribe", __name__, url_prefix="/unsubscribe")

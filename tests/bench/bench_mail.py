@@ -5,7 +5,7 @@
 The mail is an A Study in Emerald turn mail of a three-player game 30 moves in (the board, the hand, what
 happened, the commands). To the same aiosmtpd server in the same run: the baseline sends the rendered
 message with ``smtplib.SMTP.sendmail`` in a loop over one connection; pbem renders the outbox's drafts
-as it sends them, with ``pbem.mail.dispatch.dispatch`` (which also claims each row and records each attempt in
+as it sends them, with ``pbem.post.mail.dispatch.dispatch`` (which also claims each row and records each attempt in
 SQLite, on the sender's own connection: ``sender_store``). Goal: pbem, rendering included, at least 0.5 of the
 baseline's rate. Rendering alone (``build`` of the same draft) is also given.
 """
@@ -28,10 +28,10 @@ from delivery import ANN, BEN, CY, Inbox, free_port, make_settings, smtp_server 
 from events.handling import Cause  # noqa: E402
 from kernelgame import RULES  # noqa: E402
 from pbem import games  # noqa: E402
-from pbem.mail.dispatch import dispatch, sender_store  # noqa: E402
-from pbem.mail.outbox import draft_of, message_of  # noqa: E402
-from pbem.mail.render import build  # noqa: E402
-from pbem.mail.transport import SMTPTransport  # noqa: E402
+from pbem.post.mail.dispatch import dispatch, sender_store  # noqa: E402
+from pbem.post.mail.outbox import draft_of, message_of  # noqa: E402
+from pbem.post.mail.render import build  # noqa: E402
+from pbem.post.mail.transport import SMTPTransport  # noqa: E402
 from pbem.service import Service  # noqa: E402
 
 
@@ -101,7 +101,7 @@ def main() -> None:
 
 
 def composing(folder: Path, moves: int = 240) -> float:
-    """Mails composed per second by the worker (``pbem.owed_mail``): a game played by moves whose mails are owed."""
+    """Mails composed per second by the worker (``pbem.post.owed_mail``): a game played by moves whose mails are owed."""
     service = Service.open(make_settings(folder))
     service.defer_mail = True  # as a web page's move
     game = service.create_game("emerald", [ANN, BEN, CY], seed="bench-owed").after.game_id

@@ -34,7 +34,7 @@ from delivery import ANN, BEN, free_port, make_settings  # noqa: E402
 from events.handling import Cause  # noqa: E402
 from kernelgame import RULES  # noqa: E402
 from pbem import games  # noqa: E402
-from pbem.links import Links  # noqa: E402
+from pbem.instance.links import Links  # noqa: E402
 from pbem.service import Service  # noqa: E402
 from pg import PgServer  # noqa: E402
 

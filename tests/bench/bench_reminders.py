@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from events.handling import Cause  # noqa: E402
-from pbem.mail.outbox import message_of  # noqa: E402
+from pbem.post.mail.outbox import message_of  # noqa: E402
 from pbem.service import Player, Service  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 

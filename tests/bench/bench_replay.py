@@ -32,7 +32,7 @@ from bench.timing import timed  # noqa: E402
 
 from events.audit import verify_chain  # noqa: E402
 from events.handling import Cause  # noqa: E402
-from pbem import replay as replay_module  # noqa: E402
+from pbem.proof import replay as replay_module  # noqa: E402
 from pbem.service import Player, Service  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 

@@ -4,7 +4,7 @@
 
 Two instances on real SQLite files, one with 100 running games and one with 10,000, each game with a
 deadline per seat far in the future (nothing due). Interleaved, each tick is what ``pbem worker`` does
-every minute: ``pbem.reminders.count_due`` (one UPDATE of what is due) and ``Service.due_deadlines``. Goal: the 10,000-game tick within
+every minute: ``pbem.post.reminders.count_due`` (one UPDATE of what is due) and ``Service.due_deadlines``. Goal: the 10,000-game tick within
 1.5 x the 100-game tick (figures in docs/benchmarks.md).
 """
 
@@ -22,8 +22,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from events.store import SQLiteEventStore  # noqa: E402
-from pbem import deadlines, reminders  # noqa: E402
-from pbem.tables import create_tables  # noqa: E402
+from pbem.table import deadlines
+from pbem.post import reminders  # noqa: E402
+from pbem.service import create_tables  # noqa: E402
 
 REMINDERS = (0.5, 0.9)
 

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from events.handling import Cause  # noqa: E402
-from pbem.mail.dispatch import dispatch, prune  # noqa: E402
-from pbem.mail.transport import FileTransport  # noqa: E402
+from pbem.post.mail.dispatch import dispatch, prune  # noqa: E402
+from pbem.post.mail.transport import FileTransport  # noqa: E402
 from pbem.service import Player, Service  # noqa: E402
 from pbem.web import create_app  # noqa: E402
 

@@ -104,7 +104,8 @@ class Player:
         sys.path.insert(0, str(ROOT))
         sys.path.insert(0, str(ROOT / "tests"))
         from kernelgame import RULES
-        from pbem import config, games
+        from pbem.instance import config
+        from pbem import games
         from pbem.service import Player as P, Service
         games.register(RULES)
         self.settings = config.Settings(Path(folder) / "inst",

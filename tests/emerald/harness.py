@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from events.envelope import Event, NewEvent, seat_actor
 from events.rng import Rng
 from events.rules import GameConfig, Seat
 from pbem.games.emerald import RULES
-from pbem.games.emerald.state import State
+from pbem.games.emerald.state import State, City, Player, bump, without
 
 NAMES = ("ann", "bob", "cat", "dan", "eve")
 
@@ -32,9 +32,12 @@ class Game:
     events: list[Event] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None) -> Game:
+    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None,
+            options: Mapping[str, Any] | None = None) -> Game:
+        """A new game: its options completed as the kernel records them (a new game's defaults unless chosen)."""
         data = RULES.load_data(override)
-        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)), data=data)
+        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)),
+                            options=RULES.options(dict(options or {})), data=data)
         rng = Rng(seed)
         game = cls(config, RULES.initial_state(config), rng)
         game.fold(RULES.setup(config, rng))
@@ -73,9 +76,10 @@ class Game:
         return [e.type.split(".", 1)[1] for e in events]
 
 
-def random_playout(players: int, seed: int, max_steps: int = 4000, check: Any = None) -> Game:
+def random_playout(players: int, seed: int, max_steps: int = 4000, check: Any = None,
+                   options: Mapping[str, Any] | None = None) -> Game:
     """Play random legal actions until the game ends; ``check(game, seat, legal)`` runs before each step."""
-    game = Game.new(players, seed=f"playout-{players}-{seed}")
+    game = Game.new(players, seed=f"playout-{players}-{seed}", options=options)
     chooser = random.Random(seed)
     for _ in range(max_steps):
         prompts = RULES.prompts(game.state)
@@ -93,16 +97,15 @@ def random_playout(players: int, seed: int, max_steps: int = 4000, check: Any = 
 
 # --- building positions for scenario tests -----------------------------------------------------
 
-from dataclasses import replace
 
-from pbem.games.emerald.state import City, Player, bump, without
 
 INSANE = {"sanity_die": {"faces": ["insane"] * 6}}
 SANE = {"sanity_die": {"faces": ["blank"] * 6}}
 
 
 def started(players: int = 3, seed: str = "scenario", first: int | None = None,
-            override: Mapping[str, Any] | None = None, die: str = "") -> Game:
+            override: Mapping[str, Any] | None = None, die: str = "",
+            options: Mapping[str, Any] | None = None) -> Game:
     """A game after setup, every setup agent placed in Berlin, then an empty board and empty hands.
 
     The board keeps its dealt Game Card spaces; hands, decks and discards are emptied into the box so
@@ -110,7 +113,7 @@ def started(players: int = 3, seed: str = "scenario", first: int | None = None,
     """
     if die:
         override = {**(override or {}), **(INSANE if die == "insane" else SANE)}
-    game = Game.new(players, seed=seed, override=override)
+    game = Game.new(players, seed=seed, override=override, options=options)
     while game.state.phase == "setup":
         game.act(game.who(), {"kind": "place_agent", "city": "berlin"})
     s = game.state

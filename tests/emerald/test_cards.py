@@ -270,7 +270,7 @@ def test_terrors_of_the_night_forces_a_sanity_roll() -> None:
     g = started(die="insane")
     give(g, 0, 63)
     g.do("play Terrors of the Night: cat")
-    assert g.state.players[2].sanity == 2 and 63 in g.state.players[0].kept
+    assert g.state.players[2].sanity == 2 and 63 in g.state.players[0].discard   # an Action card (ruling 1)
 
 
 def test_the_third_section_discards_the_top_card_of_a_space() -> None:
@@ -369,7 +369,7 @@ def test_zombies_remove_one_agent_per_zombie_city_then_place_two() -> None:
     s = g.state
     assert s.city("paris").agents[1] == 1 and s.city("rome").agents[2] == 1
     assert s.city("london").zombies[0] == 2 and s.zombie_supply == 1 and s.actions_done == 1
-    assert 61 in s.players[0].kept      # an Action card that scored points goes beside the identity card
+    assert 61 in s.players[0].discard   # an Action card, points or not, goes to the discard pile (ruling 1)
 
 
 def test_louise_michel_scores_a_restorationist_point_when_claimed() -> None:

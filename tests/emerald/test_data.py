@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from events.handling import Kernel
 from events.rules import InvalidAction
+from events.store import SQLiteEventStore
 from pbem.games.emerald import RULES
 from pbem.games.emerald.data import catalog
 from tests.emerald.harness import Game
@@ -112,3 +116,31 @@ def test_a_snapshot_keeps_the_catalog_as_its_data_and_reads_back_the_same_state(
     # a state read from an older snapshot, whose catalog kept every field but not its data, still pickles
     older = dataclasses.replace(state.cat, source="")
     assert pickle.loads(pickle.dumps(older)) == state.cat
+
+
+def test_an_effect_that_is_one_of_a_kind_is_counted_by_its_text_not_by_the_card_number(tmp_path: Path) -> None:
+    """Fenians: "You cannot play two Fenian cards to quadruple their value." A second card given the Fenians text
+    by an override is refused, as a second copy of card 032 is: with both in hand, Hired Assassin with both as bombs
+    was offered ({"card": 39, "bombs": [14, 32]})."""
+    second_text = {"game_cards": [{"number": "014", "text": "fenians", "text_type": "one-use benefit"}]}
+    refusals = {
+        "game_cards.014.text, game_cards.032.text: the fenians effect is one of a kind (at most one card in the "
+        "game), not 2 cards": second_text,
+        "game_cards.032.text (2 copies): the fenians effect is one of a kind (at most one card in the game), not 2 "
+        "cards": {"game_cards": [{"number": "032", "copies": 2}, {"number": "001", "copies": 0}]},
+        "game_cards.061.text, starting_cards.S003.text (in every player's deck): the zombies effect is one of a "
+        "kind (at most one card in the game), not 6 cards":
+            {"starting_cards": [{"number": "S003", "text": "zombies", "text_type": "action"}]},
+    }
+    for words, override in refusals.items():
+        with pytest.raises(InvalidAction) as err:
+            RULES.load_data(override)
+        assert str(err.value) == "The game data has problems:\n- " + words
+    moved = RULES.load_data({"game_cards": [{"number": "014", "text": "fenians", "text_type": "one-use benefit"},
+                                            {"number": "032", "text": "", "text_type": ""}]})
+    assert [c["number"] for c in moved["game_cards"] if c["text"] == "fenians"] == ["014"]   # moved, not doubled
+    kernel = Kernel(SQLiteEventStore(tmp_path / "e.sqlite3"), {"emerald": RULES})
+    with pytest.raises(InvalidAction, match="the fenians effect is one of a kind"):
+        kernel.create("emerald", ["Ann", "Bob"], data_override=second_text, game_id="two-fenians")
+    assert kernel.store.last("two-fenians")[0] == 0
+    kernel.store.close()

@@ -132,7 +132,7 @@ def test_vampires_negate_an_assassination_but_not_a_shoggoth() -> None:
     g, _ = _assassinate((VAMPIRES,))
     assert RULES.prompts(g.state)[1].topic == TOPIC
     g.do("use Vampires", seat=1)
-    assert g.state.city("paris").agents[1] == 1 and VAMPIRES in g.state.players[1].kept
+    assert g.state.city("paris").agents[1] == 1 and VAMPIRES in g.state.players[1].discard   # ruling 1
     g2 = started()
     put(g2, "paris", 1, agents=1)
     put(g2, "rome", 1, agents=1)

@@ -32,8 +32,13 @@ class Game:
     events: list[Event] = field(default_factory=list)
 
     @classmethod
-    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None) -> Game:
-        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)), data=RULES.load_data(override))
+    def new(cls, players: int = 3, seed: str = "seed", override: Mapping[str, Any] | None = None,
+            options: Mapping[str, Any] | None = None, recorded: Mapping[str, Any] | None = None) -> Game:
+        """A new game as the kernel makes one: ``options`` chosen, the others' defaults, the current revision; or,
+        with ``recorded``, a game whose record holds exactly those options (``{}``: one recorded before any)."""
+        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)),
+                            options=dict(recorded) if recorded is not None else RULES.options(options or {}),
+                            data=RULES.load_data(override))
         rng = Rng(seed)
         game = cls(config, RULES.initial_state(config), rng)
         game.fold(RULES.setup(config, rng))
@@ -80,8 +85,9 @@ class Game:
 Check = Callable[[Game, int, list[dict[str, Any]]], None]
 
 
-def random_playout(players: int, seed: int, max_steps: int = 6000, check: Check | None = None) -> Game:
-    game = Game.new(players, seed=f"playout-{players}-{seed}")
+def random_playout(players: int, seed: int, max_steps: int = 6000, check: Check | None = None,
+                   options: Mapping[str, Any] | None = None) -> Game:
+    game = Game.new(players, seed=f"playout-{players}-{seed}", options=options)
     pick = random.Random(seed)
     for _ in range(max_steps):
         if game.state.phase == "over":

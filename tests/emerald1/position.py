@@ -10,9 +10,11 @@ from tests.emerald1.harness import Game
 L, R = LOYALIST, RESTORATIONIST
 
 
-def started(players: int = 3, seed: str = "pos", cities: list[str] | None = None) -> Game:
-    """A game after setup with every Main Agent placed (in Paris unless said) and seat 0 to play."""
-    game = Game.new(players, seed=seed)
+def started(players: int = 3, seed: str = "pos", cities: list[str] | None = None,
+            options: dict[str, Any] | None = None, recorded: dict[str, Any] | None = None) -> Game:
+    """A game after setup with every Main Agent placed (in Paris unless said) and seat 0 to play, under ``options``
+    (a new game's defaults and revision unless said; ``recorded``: exactly the options a record holds)."""
+    game = Game.new(players, seed=seed, options=options, recorded=recorded)
     game.start(cities)
     s = game.state.clone()
     s.active, s.first, s.turn = 0, 0, 1
@@ -97,6 +99,15 @@ def display(s: State, effect: str) -> int:
 def sanity(s: State, *results: str) -> None:
     """The next Sanity counters drawn, in order (the rest of the pool stays below)."""
     s.sanity_pool = list(results) + s.sanity_pool[len(results):]
+
+
+def sanity_next(s: State, *results: str) -> None:
+    """The next Sanity counters drawn, in order, by reordering the pool (so that every counter stays counted)."""
+    pool = list(s.sanity_pool)
+    for i, result in enumerate(results):
+        j = pool.index(result, i)
+        pool[i], pool[j] = pool[j], pool[i]
+    s.sanity_pool = pool
 
 
 def arrange(game: Game, **changes: Any) -> State:

@@ -208,5 +208,5 @@ def test_any_assassin_may_kill_a_zombie_keeping_the_card_with_no_sanity_draw() -
     hand(s, 0, [HIRED, 101, 102, 103, 104])
     s.zombies["rome"][1] = 2
     events = game.act(0, {"kind": "card", "card": HIRED, "city": "rome", "zombie": 1})
-    assert game.state.zombies["rome"][1] == 1 and HIRED in game.state.players[0].discard
+    assert game.state.zombies["rome"][1] == 1 and HIRED in game.state.players[0].hand
     assert not payloads(events, "SanityDrawn")

@@ -18,14 +18,12 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.games.emerald1.data import catalog, load_data
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, newest_mails, serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)]
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
 ASKING = ("Your turn", "A decision for you", "Move recorded")
@@ -56,23 +54,6 @@ def pick(service: Service, game_id: str, email: str, chooser: random.Random) -> 
     return str(chooser.choice(options)["text"])
 
 
-def newest_mails(browser: Browser, base: str) -> dict[str, tuple[str, str]]:
-    """Each player's newest mail in the mailbox: (subject, address of the mail's page)."""
-    browser.go(f"{base}/dev/mail")
-    newest: dict[str, tuple[str, str]] = {}
-    for row in browser.find_all("tbody tr"):
-        cells = browser.s("POST", f"/element/{row}/elements", {"using": "css selector", "value": "td"})
-        to = str(browser.s("GET", f"/element/{cells[0][ELEMENT]}/text"))
-        link = browser.s("POST", f"/element/{cells[1][ELEMENT]}/element", {"using": "css selector", "value": "a"})
-        for player in PLAYERS:
-            if player.email in to and player.email not in newest:
-                newest[player.email] = (browser.attr(link[ELEMENT], "textContent"),
-                                        browser.attr(link[ELEMENT], "href"))
-        if len(newest) == len(PLAYERS):
-            break
-    return newest
-
-
 def follow_mail(browser: Browser, mail_url: str) -> bool:
     """Open a mail and the play link in it; True if the page asks for a move."""
     browser.go(mail_url)
@@ -85,7 +66,7 @@ def follow_mail(browser: Browser, mail_url: str) -> bool:
 
 
 def test_a_whole_emerald1_game_through_the_mails_and_pages(server: tuple[str, Any],
-                                                          browser: Browser) -> None:  # noqa: F811
+                                                          browser: Browser) -> None:
     base, app = server
     settings = app.config["PBEM_SETTINGS"]
     service = Service.open(settings)
@@ -101,7 +82,7 @@ def test_a_whole_emerald1_game_through_the_mails_and_pages(server: tuple[str, An
             if service.show(game_id)["status"] == "ended":
                 break
             acted = False
-            newest = newest_mails(browser, base)
+            newest = newest_mails(browser, base, [p.email for p in PLAYERS])
             for player in PLAYERS:
                 subject, mail_url = newest.get(player.email, ("", ""))
                 if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):

@@ -8,6 +8,7 @@ from events.rules import InvalidAction
 from pbem.games.emerald1 import RULES
 from pbem.games.emerald1.data import catalog, load_data
 from tests.emerald1.harness import Game
+from tests.emerald1.position import arrange, hand, payloads
 
 
 def test_the_manifest_as_printed_61_game_cards_12_cities_12_permanent_effects() -> None:
@@ -64,3 +65,37 @@ def test_the_data_doc_names_every_assumed_value() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "emerald1-data.md").read_text(encoding="utf-8")
     missing = [key for key in load_data()["assumed"] if key not in doc]
     assert not missing, missing
+
+
+LEAF_MAP = {"map": {
+    "connections": [["london", "paris", 1], ["london", "the_hague", 1], ["paris", "the_hague", 1],
+                    ["the_hague", "berlin", 1], ["paris", "zurich", 1], ["zurich", "vienna", 1],
+                    ["berlin", "vienna", 1], ["berlin", "st_petersburg", 2], ["vienna", "st_petersburg", 2], ["paris", "madrid", 2],
+                    ["zurich", "rome", 2], ["vienna", "constantinople", 2], ["constantinople", "cairo", 2],
+                    ["london", "washington", 3]],
+    "junctions": [[["madrid", "rome", "cairo"], 2]]}}
+
+
+def test_a_groups_map_may_hang_a_city_off_one_connection_but_must_be_connected() -> None:
+    """Washington hangs off London alone: accepted (docs/emerald1-rulings.md, 46). Without that connection it is cut
+    off: refused, by name."""
+    cat = catalog(load_data(LEAF_MAP))
+    assert cat.neighbours["washington"] == ("london",)
+    cut = {"map": {**LEAF_MAP["map"], "connections": LEAF_MAP["map"]["connections"][:-1]}}
+    with pytest.raises(InvalidAction, match="not every city can be reached \\(cut off: washington\\)"):
+        load_data(cut)
+
+
+def test_an_agent_forced_out_of_a_leaf_city_goes_to_its_one_neighbour() -> None:
+    """Bismarck on Washington: "each player apart from the active player must move each of their agents in the
+    city to an adjacent connected city"; London is the only one, so Bob's Main Agent goes there at once."""
+    game = Game.new(3, seed="leaf", override=LEAF_MAP)
+    game.start(["washington", "washington", "cairo"])
+    s = arrange(game)
+    s.active = 0
+    s.owner["washington"] = 0
+    hand(s, 0, [23, 101, 102, 103, 104])
+    events = game.act(0, {"kind": "card", "card": 23, "city": "washington"})
+    assert payloads(events, "AgentMoved") == [{"seat": 1, "agent": "m1", "from": "washington", "to": "london",
+                                               "cost": 0, "why": "forced out"}]
+    assert not game.state.window and game.state.agents["m0"]["city"] == "washington"

@@ -10,6 +10,7 @@ import pytest
 
 from events.envelope import Event
 from pbem.games.emerald1 import RULES
+from pbem.games.emerald1.options import OPTIONS
 from tests.emerald1 import checks
 from tests.emerald1.harness import Game, random_playout
 
@@ -37,6 +38,17 @@ def test_random_games_end_and_keep_every_invariant(players: int, seed: int) -> N
     checks.conserved(game.state)
     out = RULES.outcome(game.state)
     assert out is not None and out.winners and set(out.scores) == set(range(players))
+
+
+OTHER_READINGS = {o.key: o.choices[1].value for o in OPTIONS}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_under_every_options_other_reading_end_and_keep_every_invariant(players: int) -> None:
+    game = random_playout(players, seed=7, check=full_checks(every=7), options=OTHER_READINGS)
+    assert all(getattr(game.state.readings, o.key) == o.choices[1].json for o in OPTIONS)
+    assert game.state.phase == "over" and game.replay() == game.state
+    checks.conserved(game.state)
 
 
 @pytest.mark.slow

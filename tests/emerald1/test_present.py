@@ -6,7 +6,7 @@ import re
 
 from pbem.games.emerald1 import RULES
 from pbem.games.emerald1.present import PRESENTATION
-from pbem.presentation import LINE_WIDTH, choices, lookup
+from pbem.games.presentation import LINE_WIDTH, choices, lookup
 from tests.emerald1.harness import random_playout
 from tests.emerald1.position import arrange, cubes, hand, started
 
@@ -67,6 +67,6 @@ def test_routes_are_read_by_city_names_in_mails_not_by_their_keys() -> None:
     routes = " ".join(board[start:start + 6])
     assert "St. Petersburg" in routes and "The Hague" in routes
     assert "the_hague" not in routes and "st_petersburg" not in routes
-    from pbem.mail.render import environment
+    from pbem.post.mail.render import environment
     html = environment().get_template("mail/games/emerald1.html").render(scene=scene)
     assert "the_hague" not in html and "The Hague" in html

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.handling import Cause
-from pbem import webhooks
-from pbem.mail.outbox import draft_of
+from pbem.post import webhooks
+from pbem.post.mail.outbox import draft_of
 from pbem.service import Service
-from pbem.talk import Talk
+from pbem.table.talk import Talk
 
 LOOPBACK = webhooks.Policy(limit=3, allow_loopback=True)  # rows only: nothing is posted in the leak test
 LINE = re.compile(r"^(\d+)\. (.*)$")

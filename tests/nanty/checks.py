@@ -61,7 +61,7 @@ def after_step(before: State, events: list[Any], after: State) -> None:
 def read_draft(row: Any) -> dict[str, Any]:
     """An outbox row's mail draft, stored as JSON text (or deflated, where the outbox has ``draft_of``)."""
     try:
-        from pbem.mail.outbox import draft_of  # type: ignore[attr-defined]
+        from pbem.post.mail.outbox import draft_of  # type: ignore[attr-defined]
     except ImportError:
         import json
         draft: dict[str, Any] = json.loads(row["draft"])

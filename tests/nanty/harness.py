@@ -33,10 +33,13 @@ class Game:
 
     @classmethod
     def new(cls, players: int = 3, seed: str = "seed", variant: str = "standard",
-            override: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None) -> Game:
+            override: Mapping[str, Any] | None = None, options: Mapping[str, Any] | None = None,
+            recorded: Mapping[str, Any] | None = None) -> Game:
+        """``options`` as a new game records them (``RULES.options``); ``recorded``: exactly these, as a game
+        recorded before some option existed holds them."""
         data = RULES.load_data(override)
-        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)),
-                            options={"personalities": variant, **(options or {})}, data=data)
+        chosen = RULES.options({"personalities": variant, **(options or {})}) if recorded is None else dict(recorded)
+        config = GameConfig(seats=tuple(Seat(i, NAMES[i]) for i in range(players)), options=chosen, data=data)
         rng = Rng(seed)
         game = cls(config, RULES.initial_state(config), rng)
         game.fold(RULES.setup(config, rng))
@@ -76,12 +79,12 @@ class Game:
 
 
 def random_playout(players: int, seed: int, variant: str = "standard", max_steps: int = 5000,
-                   check: Any = None) -> Game:
+                   check: Any = None, options: Mapping[str, Any] | None = None) -> Game:
     """Play random legal actions until the game ends; ``check(game, seat, legal)`` runs before each step.
 
     Area powers and skips are chosen less often than the rest, so that games reach their ends.
     """
-    game = Game.new(players, seed=f"playout-{players}-{seed}", variant=variant)
+    game = Game.new(players, seed=f"playout-{players}-{seed}", variant=variant, options=options)
     chooser = random.Random(seed)
     for _ in range(max_steps):
         if game.state.phase == "over":
@@ -124,13 +127,14 @@ def position(players: int = 3, *, active: int = 0, hands: Mapping[int, list[int]
              money: Mapping[int, int] | None = None, spots: Mapping[str, Mapping[str, Any]] | None = None,
              personalities: Mapping[int, str] | None = None, events: list[str] | None = None,
              deck: list[int] | None = None, variant: str = "standard",
-             options: Mapping[str, Any] | None = None) -> Game:
+             options: Mapping[str, Any] | None = None, recorded: Mapping[str, Any] | None = None) -> Game:
     """A game set to a described position: an empty board but for ``spots``, the given hands and money
-    (the bank holds the rest of the £120), ``active`` to play with a fresh turn."""
+    (the bank holds the rest of the £120), ``active`` to play with a fresh turn; ``options`` and ``recorded`` as
+    ``Game.new`` takes them."""
     from pbem.games.nanty.engine import fresh_turn
     from pbem.games.nanty.state import Spot, replace
     import json
-    game = Game.new(players, seed="scenario", variant=variant, options=options)
+    game = Game.new(players, seed="scenario", variant=variant, options=options, recorded=recorded)
     s = game.state
     hands = hands or {}
     used = [c for h in hands.values() for c in h]

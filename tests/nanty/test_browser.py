@@ -18,14 +18,12 @@ from typing import Any, Iterator
 import pytest
 
 from pbem.games.nanty.data import catalog, load_data
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from web.test_browser import CHROMEDRIVER, CHROMIUM, ELEMENT, Browser, browser, serve  # noqa: F401  (the fixture)
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, newest_mails, serve
 
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")]
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)]
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
 ASKING = ("Your turn", "A decision for you", "Move recorded")
@@ -40,21 +38,6 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     yield from serve(tmp_path)
 
 
-def newest_mails(browser: Browser, base: str) -> dict[str, tuple[str, str]]:
-    browser.go(f"{base}/dev/mail")
-    newest: dict[str, tuple[str, str]] = {}
-    for row in browser.find_all("tbody tr"):
-        cells = browser.s("POST", f"/element/{row}/elements", {"using": "css selector", "value": "td"})
-        to = str(browser.s("GET", f"/element/{cells[0][ELEMENT]}/text"))
-        link = browser.s("POST", f"/element/{cells[1][ELEMENT]}/element", {"using": "css selector", "value": "a"})
-        for player in PLAYERS:
-            if player.email in to and player.email not in newest:
-                newest[player.email] = (browser.attr(link[ELEMENT], "textContent"), browser.attr(link[ELEMENT], "href"))
-        if len(newest) == len(PLAYERS):
-            break
-    return newest
-
-
 def follow_mail(browser: Browser, mail_url: str) -> bool:
     browser.go(mail_url)
     links = [a for a in browser.find_all("pre a") if re.search(r"/play/[^/]+$", browser.attr(a, "href"))]
@@ -64,7 +47,7 @@ def follow_mail(browser: Browser, mail_url: str) -> bool:
     return "it is your move" in browser.wait_text("pbem")
 
 
-def test_a_whole_nanty_game_through_the_mails_and_pages(server: tuple[str, Any], browser: Browser) -> None:  # noqa: F811
+def test_a_whole_nanty_game_through_the_mails_and_pages(server: tuple[str, Any], browser: Browser) -> None:
     base, app = server
     settings = app.config["PBEM_SETTINGS"]
     service = Service.open(settings)
@@ -79,7 +62,7 @@ def test_a_whole_nanty_game_through_the_mails_and_pages(server: tuple[str, Any],
                 break
             acted = False
             for player in PLAYERS:
-                subject, mail_url = newest_mails(browser, base).get(player.email, ("", ""))
+                subject, mail_url = newest_mails(browser, base, [p.email for p in PLAYERS]).get(player.email, ("", ""))
                 if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):
                     continue
                 assert "Your hand" in browser.text()

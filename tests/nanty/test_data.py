@@ -62,7 +62,7 @@ def test_an_override_is_applied_recorded_and_no_longer_assumed() -> None:
 
 def test_options_choose_the_personalities_and_refuse_others() -> None:
     assert Game.new(2, variant="classic").state.variant == "classic"
-    with pytest.raises(InvalidAction, match="standard or classic"):
+    with pytest.raises(InvalidAction, match="personalities .Personalities. is one of 'standard', 'classic'"):
         Game.new(2, variant="modern")
     assert RULES.min_seats == 2 and RULES.max_seats == 4
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from email.message import EmailMessage
 
 from delivery import parse, text_of
-from pbem.mail.inbound import process
-from pbem.mail.outbox import message_of
+from pbem.post.mail.inbound import process
+from pbem.post.mail.outbox import message_of
 from pbem.service import Player, Service
 
 PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben")]

@@ -72,6 +72,22 @@ def test_random_games_end_replay_and_conserve_everything(players: int, variant: 
         ENDS[s.end_reason] = ENDS.get(s.end_reason, 0) + 1
 
 
+OTHER_READINGS = {"interrupts": "any_time", "fire_saved_building": "stops", "fire_spread": "rolls_on",
+                  "power_relocation": "none", "relocation_adjacency": "before_lifting",
+                  "grenadier_counts": "not_counted", "ties": "money", "grenadiers_disable_powers": False}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_under_every_other_reading_end_replay_and_conserve_everything(players: int) -> None:
+    """The option of every contested ruling set against its default (docs/nanty-rulings.md)."""
+    for seed in range(8):
+        game = random_playout(players, seed, check=_checker(full=False), options=OTHER_READINGS)
+        s = game.state
+        assert s.phase == "over" and s.winners and game.replay() == s
+        assert s.readings.interrupts == "any_time" and not s.grenadiers_disable
+        conserved(s)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_steps_are_silent_about_personalities_and_log_lines_name_no_hidden_card(players: int) -> None:
     game = Game.new(players, seed=f"silent-{players}")

@@ -92,7 +92,7 @@ def test_a_grenadier_or_inigo_jones_takes_the_power_away_and_holders_alone_use_p
     off = position(hands={0: [AGENT_MONEY]}, spots={"lambeth": {"building": 0, "grenadiers": 1}},
                    options={"grenadiers_disable_powers": False})
     assert powers(off) == [{"kind": "power", "area": "lambeth"}]
-    with pytest.raises(InvalidAction, match="true or false"):
+    with pytest.raises(InvalidAction, match="grenadiers_disable_powers .A Grenadier in an area. is one of .yes., .no."):
         position(options={"grenadiers_disable_powers": "sometimes"})
 
 

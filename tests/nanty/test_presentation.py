@@ -15,8 +15,8 @@ from flask import Flask
 
 from events.handling import Cause
 from pbem.games.nanty.present import PRESENTATION
-from pbem.mail.render import build
-from pbem.presentation import LINE_WIDTH, lookup
+from pbem.post.mail.render import build
+from pbem.games.presentation import LINE_WIDTH, lookup
 from pbem.service import Player, Service
 from pbem.web import create_app
 from tests.nanty.checks import read_draft

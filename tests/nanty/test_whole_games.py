@@ -76,7 +76,7 @@ def test_a_whole_four_player_game_through_the_play_pages(tmp_path: Path) -> None
             templates = {read_draft(r)["template"] for r in rows if r["to_addr"] == player.email}
             assert "turn" in templates and "ended" in templates, (player.email, templates)
         final = client.get(f"/games/{game_id}").get_data(as_text=True)
-        assert "The game is over." in final and re.search(r"win[s]?: ", final)
+        assert "The game is over." in final and re.search(r"win[s]? \(", final)
         last = service.store.last(game_id)[0]
         for at in (1, 40, last // 2, last):     # the replay draws London at every point, everything revealed
             page = client.get(f"/games/{game_id}/replay?as=all&at={at}").get_data(as_text=True)

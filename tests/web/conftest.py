@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem import config
-from pbem.links import Links
+from pbem.instance import config
+from pbem.instance.links import Links
 from pbem.service import Player, Service
 from pbem.web import create_app
 
@@ -61,7 +61,7 @@ class Game:
         return int(self.service.show(self.id)["waiting_for"][0]["seat"])
 
     def outbox(self) -> int:
-        """Mails written or owed (a page's move leaves its mails owed to the worker: ``pbem.owed_mail``)."""
+        """Mails written or owed (a page's move leaves its mails owed to the worker: ``pbem.post.owed_mail``)."""
         return sum(int(self.service.store.query(f"SELECT count(*) AS n FROM {table}")[0]["n"])
                    for table in ("outbox", "mail_owed"))
 

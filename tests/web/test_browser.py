@@ -2,171 +2,29 @@
 
 The test is the scheduler (it sends the outbox to the file mailbox after each move) and
 the players: each opens the dev mailbox, their newest mail, the link in it, picks an
-action, previews it and confirms. Chromium is driven by chromedriver's W3C WebDriver
-HTTP API with plain ``urllib``.
+action, previews it and confirms. Chromium is driven by selenium (``tests/browser.py``).
 """
 
 from __future__ import annotations
 
-import base64
-import json
 import re
-import shutil
-import socket
-import subprocess
-import threading
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from werkzeug.serving import make_server
 
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from pbem.web import create_app
-from web.conftest import SECRET
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
-ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-SCREENSHOT = Path("/tmp/pbem-play-page.png")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben")]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Browser:
-    """The few WebDriver commands this test needs."""
-
-    def __init__(self, driver_url: str, profile: Path) -> None:
-        self.driver_url = driver_url
-        args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                f"--user-data-dir={profile}", "--window-size=1100,1500"]
-        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome",
-                                                 "goog:chromeOptions": {"binary": CHROMIUM, "args": args}}}}
-        self.session = self.call("POST", "/session", caps)["sessionId"]
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        data = json.dumps(body).encode() if body is not None else (b"{}" if method == "POST" else None)
-        request = urllib.request.Request(self.driver_url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=120) as response:
-                return json.load(response)["value"]
-        except urllib.error.HTTPError as err:
-            raise AssertionError(f"WebDriver {method} {path}: {err.read().decode()[:500]}") from None
-
-    def s(self, method: str, path: str, body: Any = None) -> Any:
-        return self.call(method, f"/session/{self.session}{path}", body)
-
-    def go(self, url: str) -> None:
-        self.s("POST", "/url", {"url": url})
-
-    def find(self, css: str) -> str:
-        return str(self.s("POST", "/element", {"using": "css selector", "value": css})[ELEMENT])
-
-    def find_all(self, css: str) -> list[str]:
-        return [e[ELEMENT] for e in self.s("POST", "/elements", {"using": "css selector", "value": css})]
-
-    def xpath_all(self, xpath: str) -> list[str]:
-        return [e[ELEMENT] for e in self.s("POST", "/elements", {"using": "xpath", "value": xpath})]
-
-    def click(self, element: str) -> None:
-        self.s("POST", f"/element/{element}/click")
-
-    def type(self, element: str, text: str) -> None:
-        self.s("POST", f"/element/{element}/value", {"text": text})
-
-    def attr(self, element: str, name: str) -> str:
-        return str(self.s("GET", f"/element/{element}/property/{name}"))
-
-    def text(self, css: str = "body") -> str:
-        return str(self.s("GET", f"/element/{self.find(css)}/text"))
-
-    def wait_text(self, expected: str) -> str:
-        """The page's text once it shows ``expected`` (a submitted form's page may still be loading)."""
-        page = ""
-        for _ in range(400):
-            try:
-                page = self.text()
-            except AssertionError as err:  # the old page went away while it was read
-                transient = ("stale element", "no such element", "does not belong to the document")
-                if not any(t in str(err) for t in transient):
-                    raise
-                continue
-            if expected in page:
-                return page
-            time.sleep(0.05)
-        raise AssertionError(f"the page never showed {expected!r}: {page}")
-
-    def url(self) -> str:
-        return str(self.s("GET", "/url"))
-
-    def run(self, script: str, *args: Any) -> Any:
-        """The value of a JavaScript function body run in the page."""
-        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
-
-    def resize(self, width: int, height: int) -> None:
-        self.s("POST", "/window/rect", {"width": width, "height": height})
-
-    def screenshot(self, path: Path) -> None:
-        path.write_bytes(base64.b64decode(self.s("GET", "/screenshot")))
-
-    def quit(self) -> None:
-        self.s("DELETE", "")
 
 
 @pytest.fixture
 def server(tmp_path: Path, highdie_registered: None) -> Iterator[tuple[str, Any]]:
     yield from serve(tmp_path)
-
-
-def serve(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    """The app of a fresh instance on a free loopback port, in a thread: (base address, app)."""
-    holder: dict[str, Any] = {}
-    httpd = make_server("127.0.0.1", 0, lambda env, start: holder["app"](env, start), threaded=True)
-    base = f"http://127.0.0.1:{httpd.server_port}"
-    holder["app"] = create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True,
-                                "base_url": base})
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield base, holder["app"]
-    httpd.shutdown()
-    thread.join()
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[Browser]:
-    port = free_port()
-    driver = subprocess.Popen([str(CHROMEDRIVER), f"--port={port}"], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):  # chromedriver needs a moment to listen
-            try:
-                with urllib.request.urlopen(url + "/status", timeout=2) as response:
-                    if json.load(response)["value"].get("ready"):
-                        break
-            except (urllib.error.URLError, ConnectionError):
-                time.sleep(0.05)
-        found = Browser(url, tmp_path / "chromium-profile")
-        yield found
-        found.quit()
-    finally:
-        driver.terminate()
-        driver.wait(timeout=30)
 
 
 def open_newest_prompt_mail(browser: Browser, base: str, email: str) -> bool:
@@ -202,10 +60,12 @@ def choose(browser: Browser, move: int) -> str:
     return "bet 3"
 
 
-def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], browser: Browser) -> None:
+def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], browser: Browser,
+                                                  tmp_path: Path) -> None:
     base, app = server
     settings = app.config["PBEM_SETTINGS"]
     service = Service.open(settings)
+    shot = tmp_path / "play-page.png"
     try:
         game_id = service.create_game("highdie", PLAYERS, seed="web-tests").after.game_id
 
@@ -227,7 +87,7 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
                     continue
                 browser.wait_text("it is your move")
                 if not moves:
-                    browser.screenshot(SCREENSHOT)
+                    browser.screenshot(shot)
                 picked = choose(browser, len(moves))
                 browser.click(browser.find("form[action$='/preview'] button[type=submit]"))
                 preview = browser.wait_text(f"Preview: {picked}")
@@ -268,4 +128,4 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
         assert "Verified" in browser.wait_text("What was checked")
     finally:
         service.close()
-    assert SCREENSHOT.stat().st_size > 10_000
+    assert shot.stat().st_size > 10_000

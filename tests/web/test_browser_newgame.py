@@ -16,16 +16,14 @@ from typing import Any, Iterator
 
 import pytest
 
-from pbem import muster, organisers
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.organising import muster, organisers
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Service
-from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser, browser, serve  # noqa: F401  (the fixture)
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
 from web.test_browser_pages import check_page
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
 PLAYERS = [("Ann", "ann@example.org"), ("Ben", "ben@example.org"), ("Cy", "cy@example.org")]
 
@@ -47,8 +45,8 @@ def open_link(browser: Browser, base: str, email: str, label: str) -> None:
     browser.go(found[-1])
 
 
-def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(server: tuple[str, Any],  # noqa: F811
-                                                                           browser: Browser,  # noqa: F811
+def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(server: tuple[str, Any],
+                                                                           browser: Browser,
                                                                            tmp_path: Path) -> None:
     base, app = server
     shots = Path(os.environ.get("PBEM_SCREENSHOTS", tmp_path / "screenshots"))

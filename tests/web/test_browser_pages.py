@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from selenium.webdriver.common.by import By
 
 from events.handling import Cause
 from pbem.service import Player, Service
-from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser, browser, serve  # noqa: F401  (the fixture)
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
 
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cy")]
 WIDTHS = (375, 1280)
@@ -101,7 +100,7 @@ def check_page(browser: Browser, shots: Path, name: str) -> dict[int, str]:
     return texts
 
 
-def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any], browser: Browser,  # noqa: F811
+def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any], browser: Browser,
                                                            tmp_path: Path) -> None:
     base, app = server
     shots = Path(os.environ.get("PBEM_SCREENSHOTS", tmp_path / "screenshots"))
@@ -134,8 +133,7 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
         # a folded group opens like a player opens it; its first choice is previewed, then confirmed
         browser.resize(1280, 900)
         group = browser.xpath_all("//fieldset[legend[starts-with(., 'Place cubes')]]")[0]
-        browser.click(browser.s("POST", f"/element/{group}/element",
-                                {"using": "css selector", "value": "summary"})["element-6066-11e4-a52e-4f735466cecf"])
+        browser.click(group.find_element(By.CSS_SELECTOR, "summary"))
         radio = browser.xpath_all("//fieldset[legend[starts-with(., 'Place cubes')]]//input[@name='choice']")[0]
         command = browser.attr(radio, "value")
         browser.click(radio)

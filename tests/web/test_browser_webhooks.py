@@ -4,30 +4,21 @@ Chromium at 375 and 1280 pixels; the posts then reach a real receiver on loopbac
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from werkzeug.serving import make_server
 
 from delivery import free_port
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from pbem.web import create_app
-from pbem.webhook_post import Poster, verify
+from pbem.post.webhook_post import Poster, verify
 from receiver import Receiver
-from web.conftest import SECRET
-from web import test_browser
-from web.test_browser import CHROMEDRIVER, CHROMIUM, Browser
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
 from web.test_browser_pages import check_page
 
-browser = test_browser.browser  # the fixture: Chromium through chromedriver
-
-pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
-                                reason="needs Debian's chromium and chromium-driver (apt-get install chromium "
-                                       "chromium-driver)")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
 PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cy")]
 
@@ -35,16 +26,7 @@ PLAYERS = [Player(f"{n.lower()}@example.org", n) for n in ("Ann", "Ben", "Cy")]
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     """The app on a free loopback port, allowed to post to webhooks on this machine (the test's receiver)."""
-    holder: dict[str, Any] = {}
-    httpd = make_server("127.0.0.1", 0, lambda env, start: holder["app"](env, start), threaded=True)
-    base = f"http://127.0.0.1:{httpd.server_port}"
-    holder["app"] = create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True,
-                                "base_url": base, "webhook_loopback": True})
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield base, holder["app"]
-    httpd.shutdown()
-    thread.join()
+    yield from serve(tmp_path, {"webhook_loopback": True})
 
 
 def add(browser: Browser, url: str, kind: str = "") -> None:

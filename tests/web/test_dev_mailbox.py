@@ -9,9 +9,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from delivery import make_settings
-from pbem import config
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.instance import config
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.web import create_app
 from pbem.web.dev import notice
 from web.conftest import SECRET, Game, settings_of, text

@@ -1,7 +1,7 @@
 """No log line hands out a link: request lines and the app's warnings name a link, never its whole token.
 
 A play link's token lets its bearer read the player's private view and act for them, and request lines carry it in
-their path; ``pbem.links.redact`` keeps what names the link and drops what opens it, on every server pbem runs.
+their path; ``pbem.instance.links.redact`` keeps what names the link and drops what opens it, on every server pbem runs.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from delivery import free_port
-from pbem import config
-from pbem.links import ForgedLink, Links, redact
+from pbem.instance import config
+from pbem.instance.links import ForgedLink, Links, redact
 from pbem.service import Player, Service
 from pbem.web.requestlog import PlainRequests
 from tests.web.conftest import SECRET, Game

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from events.handling import Cause
 from events.store import ConcurrencyError, SQLiteEventStore
-from pbem.delivery import GAME_PAUSED, STANDING_ORDER_SET
+from pbem.table.delivery import GAME_PAUSED, STANDING_ORDER_SET
 from web.conftest import Game, csrf_of, seq_of, text
 
 

@@ -10,9 +10,9 @@ import json
 from flask.testing import FlaskClient
 
 from events.handling import Cause
-from pbem import webhooks
-from pbem.links import Links
-from pbem.mail.outbox import draft_of, message_of
+from pbem.post import webhooks
+from pbem.instance.links import Links
+from pbem.post.mail.outbox import draft_of, message_of
 from pbem.service import Player, Service
 from delivery import parse, text_of
 from web.conftest import text

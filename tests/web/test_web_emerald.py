@@ -8,7 +8,7 @@ import re
 from flask.testing import FlaskClient
 
 from events.handling import Cause
-from pbem.links import Links
+from pbem.instance.links import Links
 from pbem.service import Service
 from web.conftest import ANN, BEN, text
 

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.links import Links
+from pbem.instance.links import Links
 from web.conftest import SECRET, Game, text
 
 

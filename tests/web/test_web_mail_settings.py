@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from delivery import html_of, mails_to, parse, text_of
 from events.handling import Cause
-from pbem.mail.outbox import message_of
-from pbem.people import mail_settings, set_mail
+from pbem.post.mail.outbox import message_of
+from pbem.post.people import mail_settings, set_mail
 from pbem.scheduler import Jobs
 from web.conftest import ANN, BEN, Game, csrf_of, text
 

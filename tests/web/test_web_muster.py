@@ -14,10 +14,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from delivery import Inbox, free_port, smtp_server, text_of
-from pbem import muster, organisers
-from pbem.links import Links
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import SMTPTransport
+from pbem.organising import muster, organisers
+from pbem.instance.links import Links
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import SMTPTransport
 from pbem.service import Service
 from web.conftest import csrf_of, settings_of, text
 
@@ -133,7 +133,10 @@ def test_an_organiser_creates_a_game_and_it_starts_when_everyone_has_accepted(cl
     assert [p["email"] for p in service.players(game["game_id"])] == ["ann@example.org", "dee@example.org",
                                                                       "cy@example.org"]
     options = service.load(game["game_id"]).config.options
-    assert options == {"free_actions_after_last_action": False, "turn_hours": 48.0, "interrupt_hours": 12.0}
+    # the organiser's choice, the game's other options at their defaults, and the delivery layer's
+    chosen = service.kernel.games["emerald"].options({"free_actions_after_last_action": False})  # type: ignore[attr-defined]
+    assert options == {**chosen, "turn_hours": 48.0, "interrupt_hours": 12.0}
+    assert options["free_actions_after_last_action"] is False
     first = [m for address in ("ann@example.org", "dee@example.org", "cy@example.org")
              for m in post.to(address) if "Your turn" in str(m["Subject"])]
     assert len(first) == 1  # the first player's turn mail went out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from pbem.delivery import DEADLINE_EXTENDED, GAME_PAUSED, GAME_RESUMED
+from pbem.table.delivery import DEADLINE_EXTENDED, GAME_PAUSED, GAME_RESUMED
 from web.conftest import Game, seq_of, text
 
 

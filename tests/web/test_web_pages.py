@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from pbem.mail.dispatch import dispatch
-from pbem.mail.transport import FileTransport
+from pbem.post.mail.dispatch import dispatch
+from pbem.post.mail.transport import FileTransport
 from pbem.service import Service
 from pbem.web import create_app
 from web.conftest import ANN, SECRET, Game, settings_of, text
@@ -104,7 +104,7 @@ def test_the_dev_mailbox_is_404_outside_dev_mode(tmp_path: Path, highdie_registe
 
 
 def test_the_app_needs_a_secret_key(tmp_path: Path) -> None:
-    from pbem.config import ConfigError
+    from pbem.instance.config import ConfigError
     with pytest.raises(ConfigError, match="secret_key"):
         create_app({"instance": tmp_path / "nokey"})
 

@@ -10,8 +10,8 @@ import re
 from flask.testing import FlaskClient
 
 from events.handling import Cause
-from pbem.links import Links
-from pbem.presentation import FOLD_OVER, choices, said
+from pbem.instance.links import Links
+from pbem.games.presentation import FOLD_OVER, choices, said
 from pbem.service import Player, Service
 from web.conftest import Game, text
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-
 import re
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from flask.testing import FlaskClient
 
+from events.audit import verify_records
 from events.handling import Cause
-from pbem.mail.inbound import Reply, apply_reply
-from pbem.service import Service
+from pbem.post.mail.inbound import Reply, apply_reply
+from pbem.service import Service, ServiceError
 from playout import play_random
 from web.conftest import ANN, BEN, Game, csrf_of, text
 
@@ -140,8 +141,8 @@ def test_the_verify_page_names_the_first_bad_event(client: FlaskClient, game: Ga
     assert re.search(r"Verification failed at event 6</h2><p>its content does not match its hash", broken)
 
 
-def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: FlaskClient, game: Game,
-                                                                      tmp_path: object) -> None:
+def test_the_record_is_downloadable_after_the_end_verifies_and_the_full_record_imports_exactly(
+        client: FlaskClient, game: Game, tmp_path: object) -> None:
     refused = client.get(f"/games/{game.id}/record.jsonl")
     assert refused.status_code == 403 and "once the game has ended" in text(refused)
     finish(game)
@@ -150,10 +151,19 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
     assert response.headers["Content-Disposition"] == f'attachment; filename="pbem-{game.id}.jsonl"'
     body = text(response)
     assert ANN.email not in body and BEN.email not in body
+    # the public record: every game payload shown, the players' words of their commands behind their commitments,
+    # and every hash checks
+    lines = [json.loads(line) for line in body.splitlines()[1:]]
+    assert all(line["payload"] is not None for line in lines)
+    assert all("text" not in line["cause"] and "action" not in line["cause"] for line in lines)
+    assert verify_records(lines) is None
+    with pytest.raises(ServiceError, match="only a full record"):
+        game.service.import_record(body.splitlines())
+    # the operator's full record (with its secrets) moves the game whole
     from delivery import make_settings, own_database
     elsewhere = Service.open(make_settings(tmp_path / "elsewhere", **own_database()))  # type: ignore[operator]
     try:
-        state = elsewhere.import_record(body.splitlines())
+        state = elsewhere.import_record(list(game.service.export(game.id, with_secrets=True)))
         assert [e.to_record() for e in elsewhere.store.read(game.id)] == \
             [e.to_record() for e in game.service.store.read(game.id)]
         assert state == game.service.load(game.id)
@@ -166,7 +176,7 @@ def test_the_record_is_downloadable_after_the_end_and_imports_exactly(client: Fl
 def test_a_mail_with_a_receipt_links_the_audit_of_the_move_the_verification_and_the_replay(client: FlaskClient,
                                                                                     game: Game) -> None:
     from delivery import html_of, mails_to, parse, text_of
-    from pbem.mail.outbox import message_of
+    from pbem.post.mail.outbox import message_of
     result = game.service.act(game.id, ANN.email, "bet 2", cause=Cause("cli"))
     game.service.act(game.id, BEN.email, "bet 1", cause=Cause("cli"))
     receipt = parse(message_of(mails_to(game.service, ANN.email)[-1]))  # folded into her next turn's mail

@@ -28,7 +28,7 @@ import pytest
 from delivery import free_port, make_settings
 from events.handling import Cause
 from events.schema import ACTIONS_UNDONE
-from pbem.links import Links
+from pbem.instance.links import Links
 from pbem.service import Service
 from web.conftest import ANN, BEN
 

@@ -11,9 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from delivery import html_of, mails_to, parse, text_of
-from pbem import config
-from pbem.mail.outbox import message_of
-from pbem.people import in_zone
+from pbem.instance import config
+from pbem.post.mail.outbox import message_of
+from pbem.instance.times import in_zone
 from pbem.service import Service
 from pbem.web import create_app
 from web.conftest import ANN, BEN, SECRET, Game, csrf_of, text

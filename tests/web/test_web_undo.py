@@ -8,8 +8,8 @@ from flask.testing import FlaskClient
 
 from delivery import parse, text_of
 from events.handling import Cause
-from pbem.delivery import UNDO_REQUEST_CLOSED
-from pbem.mail.outbox import message_of
+from pbem.table.delivery import UNDO_REQUEST_CLOSED
+from pbem.post.mail.outbox import message_of
 from pbem.service import Player
 from web.conftest import Game, csrf_of, seq_of, text
 from web.test_web_links import expired, tampered

@@ -1,11 +1,11 @@
-"""Card text effects: what each card's text allows (its options) and what it does."""
+"""Card text effects: what each card's text does when it is played (what it allows is in ``card_uses``)."""
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
 from typing import Any
 
-from pbem.games.emerald import flow, moves
+from pbem.games.emerald import flow
+from pbem.games.emerald.card_uses import destination
 from pbem.games.emerald.effects import (
     Ctx,
     claim,
@@ -17,108 +17,9 @@ from pbem.games.emerald.effects import (
     score,
     turn_top,
 )
-from pbem.games.emerald.state import RESTORATIONIST, State
+from pbem.games.emerald.state import RESTORATIONIST
 
 Action = dict[str, Any]
-
-FREE = ("free action", "one-use free action")
-ACTION = ("action", "one-use action", "one-use action or interrupt")
-
-
-def is_free(state: State, card: int) -> bool:
-    return state.cat.cards[card].text_type in FREE
-
-
-def has_vp(state: State, card: int) -> bool:
-    c = state.cat.cards[card]
-    return any(c.sym(k) for k in ("vp_neutral", "vp_resto", "vp_loyal"))
-
-
-def destination(state: State, card: int) -> str:
-    """Where a card goes after its text is used.
-
-    "If the card gained you victory points in any manner, either when you claimed it or because you
-    have just played it, then you place it near your Secret Identity card" (Card action); cards the
-    text places there (Mi-Go, Yog-Sothoth, Change of Heart, Hide Royalty, The Black Hand) go there too.
-    Other one-use cards leave play; the rest go to the discard pile.
-    """
-    c = state.cat.cards[card]
-    if has_vp(state, card) or c.text in ("mi_go", "yog_sothoth", "black_hand", "change_of_heart", "hide_royalty"):
-        return "kept"
-    return "removed" if c.one_use else "discard"
-
-
-def _agents_of_others(state: State, seat: int, cities: list[str] | None = None) -> list[tuple[int, str]]:
-    out = []
-    for city in cities or state.cat.city_ids:
-        c = state.city(city)
-        for v in range(state.n):
-            if v != seat and c.agents[v] > 0:
-                out.append((v, city))
-    return out
-
-
-def options(state: State, seat: int, card: int, free: bool) -> list[Action]:
-    """The ways to use ``card``'s text now (only free ones if ``free``, else only actions)."""
-    cdef = state.cat.cards[card]
-    text = cdef.text
-    if not text or cdef.text_type not in (FREE if free else ACTION):
-        return []
-    if text in ("zombies", "vampires") and state.leopold:
-        return []
-    pl = state.players[seat]
-    base: Action = {"kind": "play", "card": card}
-    cities = list(state.cat.city_ids)
-    if text in ("golovinski", "draw_two", "peoples_will", "black_hand", "change_of_heart", "holy_brotherhood",
-                "freud", "leopold", "zombies"):
-        return [base]
-    if text in ("mrs_hudson", "freemasons"):
-        others = [c for c in pl.hand if c != card]
-        return [{**base, "discard": []}] + [{**base, "discard": list(s)} for s in moves.subsets(others)]
-    if text == "third_section":
-        return [{**base, "city": c} for c in cities if state.city(c).stack]
-    if text == "mi_go":
-        mine = [c for c in cities if state.city(c).agents[seat] > 0]
-        out = [{**base, "from": [c]} for c in mine]
-        for a, b in combinations_with_replacement(mine, 2):
-            if a != b or state.city(a).agents[seat] >= 2:
-                out.append({**base, "from": sorted([a, b])})
-        return out
-    if text == "pinkerton":
-        return [{**base, "city": c} for c in cities] if pl.stock_agents else []
-    if text == "cthulhu":
-        return [{**base, "city": c} for c in cities]
-    if text == "duchess":
-        return [{**base, "city": c} for c in moves.claimable_cities(state, seat, need_cube=False)]
-    if text == "hide_royalty":
-        return [{**base, "city": c} for c in cities if state.city(c).royalty and state.has_most(c, seat)]
-    if text == "lestrade":
-        return [{**base, "player": v, "city": c} for c in cities for v in range(state.n)
-                if state.city(c).cubes[v] > 0]
-    if text == "irene_adler":
-        if not pl.stock_agents:
-            return []
-        return [{**base, "player": v, "city": c} for v, c in _agents_of_others(state, seat)]
-    if text == "vampires":
-        if not pl.stock_agents:
-            return []
-        mine = [c for c in cities if state.city(c).agents[seat] > 0]
-        return [{**base, "player": v, "city": c} for v, c in _agents_of_others(state, seat, mine)] if mine else []
-    if text == "shoggoth":
-        return [{**base, "player": v, "city": c} for v, c in _agents_of_others(state, seat)]
-    if text == "okhrana":
-        spots = [(v, c) for c in cities for v in range(state.n) if state.city(c).cubes[v] > 0]
-        out = [{**base, "cubes": [[v, c]]} for v, c in spots]
-        for i, (v, c) in enumerate(spots):
-            for w, d in spots[i:]:
-                if (w, d) != (v, c) or state.city(c).cubes[v] >= 2:
-                    out.append({**base, "cubes": sorted([[v, c], [w, d]])})
-        return out
-    if text in ("terrors", "burtsev"):
-        return [{**base, "player": v} for v in range(state.n) if v != seat]
-    if text == "yog_sothoth":
-        return [base] if state.agents_in_cities(seat) else []
-    return []
 
 
 def play(ctx: Ctx, seat: int, a: Action) -> bool:

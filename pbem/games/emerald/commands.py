@@ -103,7 +103,7 @@ def _starting_numbers(state: State, text: str) -> str:
     if not re.search(r"\bs[0-9]{3}\b", text):
         return text
     from pbem.games.emerald.data import start_card_id
-    from pbem.games.emerald.engine import acting
+    from pbem.games.emerald.state import acting
     who = acting(state)
     if who is None:
         return text

@@ -293,16 +293,41 @@ def validate(raw: Mapping[str, Any], overridden: list[str] | None = None) -> dic
 
     game_cards = cards("game_cards", GAME_CARD_TOTAL)
     starting = cards("starting_cards", STARTING_CARD_TOTAL)
-    for c in game_cards:
-        if c["copies"] > 1 and c["text"] in ("sherlock", "vampires", "zombies", "mi_go", "yog_sothoth",
-                                             "change_of_heart", "black_hand", "fenians"):
-            problems.append(f"game_cards.{c['number']}.copies: {c['name']} must be unique (its text refers to the card)")
+    problems.extend(_one_of_a_kind(game_cards, starting))
     if problems:
         raise InvalidAction("The game data has problems:\n- " + "\n- ".join(problems))
     reasons = dict(raw.get("assumed_reasons", {}))
     return {"version": int(raw.get("version", 1)), "game": g, "sanity_die": {"faces": list(faces)},
             "cities": cities, "royalty": royalty, "starting_cards": starting, "game_cards": game_cards,
             "assumed": sorted(set(assumed)), "assumed_reasons": reasons, "overridden": sorted(over)}
+
+
+ONE_OF_A_KIND = ("sherlock", "vampires", "zombies", "mi_go", "yog_sothoth", "change_of_heart", "black_hand",
+                 "fenians")
+"""Text effects the rules treat as one card's ("the Zombie card", "place them on this card", "You cannot play two
+Fenian cards to quadruple their value"): at most one card in the game may carry each, whatever its number."""
+
+
+def _one_of_a_kind(game_cards: list[dict[str, Any]], starting: list[dict[str, Any]]) -> list[str]:
+    """The problems of effects that must be one card's: counted by text effect over every card in play (each
+    starting card is in every player's deck, so none may carry such an effect)."""
+    carriers: dict[str, list[tuple[str, int]]] = {}
+    for c in game_cards:
+        if c["text"] in ONE_OF_A_KIND and c["copies"]:
+            carriers.setdefault(c["text"], []).append((f"game_cards.{c['number']}", c["copies"]))
+    for c in starting:
+        if c["text"] in ONE_OF_A_KIND:
+            carriers.setdefault(c["text"], []).append((f"starting_cards.{c['number']}", 5))  # one a player
+    problems = []
+    for text, found in sorted(carriers.items()):
+        count = sum(copies for _, copies in found)
+        if count > 1:
+            where = ", ".join(f"{w}.text" + ("" if copies == 1 else " (in every player's deck)"
+                                             if w.startswith("starting") else f" ({copies} copies)")
+                              for w, copies in found)
+            problems.append(f"{where}: the {text} effect is one of a kind (at most one card in the game), "
+                            f"not {count} cards")
+    return problems
 
 
 def load_data(override: Mapping[str, Any] | None = None) -> dict[str, Any]:

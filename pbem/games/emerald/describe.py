@@ -90,6 +90,10 @@ LINES: dict[str, Line] = {
                                    "kept": " (beside their identity card)"}.get(p["to"], "") + ".",
     "CardClaimed": lambda p, s: f"{s} claims {_card(p['card'])} from {_city(p['city'])}.",
     "CardRemoved": lambda p, s: f"{_card(p['card'])} is removed from the game.",
+    "CardsRemovedUnseen": lambda p, s: (f"{', '.join(_card(c) for c in p['cards'])} leave the game unseen from "
+                                        f"{_city(p['city'])}."),
+    "CardsRemovedUnseenCount": lambda p, s: (f"{_n(p['count'], 'face-down card')} of {_city(p['city'])} "
+                                             f"leave{'s' if p['count'] == 1 else ''} the game unseen."),
     "VPScored": lambda p, s: f"{s} {'scores' if p['amount'] >= 0 else 'loses'} {abs(p['amount'])} {p['type']} VP"
                              + (f" ({p['reason']})" if p.get("reason") else "") + ".",
     "KillScored": lambda p, s: f"{s} scores {p['amount']} VP for assassinating an agent of {_p(p['victim'])}.",
@@ -114,12 +118,16 @@ LINES: dict[str, Line] = {
     "InterruptClosed": lambda p, s: "The interrupt window closes.",
     "AgentsOwed": lambda p, s: f"{s} must place {_n(p['count'], 'agent')}.",
     "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
+    "PositionSet": lambda p, s: (f"The game starts from a position: turn {p['turn']}, {_p(p['active'])} to play."
+                                 if p["phase"] == "play" else
+                                 "The game starts from a position: agents are still to be placed for setup."),
     "GameEnded": lambda p, s: "The game is over: " + ", ".join(f"{_p(k)} ends a {str(v).capitalize()}"
                                                               for k, v in sorted(p["sides"].items())) + ".",
 }
 
 
-TWINS = {"CardsDrawn": "CardsDrawnCount"}  # a draw: the cards to the drawer, the count to everyone
+# a draw: the cards to the drawer, the count to everyone; cards leaving unseen: the cards to nobody, the count
+TWINS = {"CardsDrawn": "CardsDrawnCount", "CardsRemovedUnseen": "CardsRemovedUnseenCount"}
 
 
 def repeats(event: Event, seat: int | None) -> bool:
@@ -137,7 +145,8 @@ def describe(event: Event, seat: int | None) -> str:
     if not event.visibility.allows(seat):
         hidden = {"CardsDrawn": "drew cards", "IdentityDealt": "was dealt a Secret Identity card",
                   "IdentitySeen": "looked at an identity card", "DeckShuffled": "a deck was shuffled",
-                  "StacksDealt": "the Game Card spaces were dealt", "CardsBoxed": "unused cards were boxed"}
+                  "StacksDealt": "the Game Card spaces were dealt", "CardsBoxed": "unused cards were boxed",
+                  "CardsRemovedUnseen": "cards left the game unseen"}
         who = event.payload.get("seat") if isinstance(event.payload, Mapping) else None
         text = hidden.get(name, "something hidden happened")
         return f"{_p(who)} {text}." if who is not None and name in ("CardsDrawn", "IdentityDealt", "IdentitySeen") \

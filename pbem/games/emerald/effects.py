@@ -125,9 +125,16 @@ def lose_sanity(ctx: Ctx, seat: int) -> None:
 
 
 def reveal(ctx: Ctx, seat: int, why: str) -> None:
-    """A forced reveal: a Restorationist ends the game, a Loyalist tops up to three agents."""
+    """A forced reveal: a Restorationist ends the game, a Loyalist tops up to three agents.
+
+    A Loyalist already revealed who meets a reveal's condition again (no agent left on the board, or the last
+    Sanity token lost) has nothing left to turn over, but the card's "IF REVEALED" still applies: from rules
+    revision 2 they top up to three again (docs/emerald-rulings.md, 8). Revision 1 did nothing.
+    """
     pl = ctx.s.players[seat]
     if pl.revealed:
+        if ctx.s.revision >= 2 and pl.side == LOYALIST:
+            top_up(ctx, seat)
         return
     ctx.emit("IdentityRevealed", {"seat": seat, "identity": pl.identity, "side": pl.side, "why": why},
              reveals=True)
@@ -137,8 +144,15 @@ def reveal(ctx: Ctx, seat: int, why: str) -> None:
 
 
 def top_up(ctx: Ctx, seat: int) -> None:
-    need = ctx.s.cat.game["loyalist_reveal_agents"] - ctx.s.agents_on_board(seat)
-    need = min(need, ctx.s.players[seat].stock_agents)
+    """Owe the agents that bring a revealed Loyalist up to three on the board, as far as the stock allows.
+
+    From revision 2 the agents already owed count: a second trigger in the same action (the last Sanity token,
+    then the last agent) owes only the difference.
+    """
+    s = ctx.s
+    owed = sum(count for who, count in s.owed if who == seat) if s.revision >= 2 else 0
+    need = s.cat.game["loyalist_reveal_agents"] - s.agents_on_board(seat) - owed
+    need = min(need, s.players[seat].stock_agents - owed)
     if need > 0:
         ctx.emit("AgentsOwed", {"seat": seat, "count": need})
 
@@ -196,10 +210,21 @@ def clear_cubes(ctx: Ctx, seat: int, city: str) -> None:
 def interrupt_cards(state: State, victim: int, kind: str) -> list[int]:
     """Cards in the victim's hand that can negate ``kind`` (Sherlock Holmes; Vampires against assassination)."""
     hand = state.players[victim].hand
-    cards = [c for c in hand if state.cat.cards[c].text == "sherlock"]
+    cards = [c for c in hand if state.cat.cards[c].text == "sherlock"] if sherlock_stops(state, kind) else []
     if kind == "assassinate" and not state.leopold:
         cards += [c for c in hand if state.cat.cards[c].text == "vampires"]
     return sorted(cards)
+
+
+def sherlock_stops(state: State, kind: str) -> bool:
+    """Whether Sherlock Holmes can negate an effect of this kind: every elimination, and a replacement (Irene Adler,
+    Vampires' action) where the table reads ruling 3 so."""
+    return kind != "replace" or state.sherlock_stops_replacement
+
+
+def can_be_stopped(state: State, kind: str) -> bool:
+    """Whether any card could negate an effect of this kind: if none can, nobody is asked."""
+    return sherlock_stops(state, kind) or kind == "assassinate" and not state.leopold
 
 
 __all__ = ["LOYALIST", "RESTORATIONIST", "Ctx", "Stop"]

@@ -7,7 +7,8 @@ from typing import Any
 
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
-from pbem.games.emerald import cards, flow, moves
+from pbem.games.emerald import card_uses, cards, flow, moves
+from pbem.games.emerald.commands import format_action
 from pbem.games.emerald.effects import (
     Ctx,
     Stop,
@@ -19,25 +20,12 @@ from pbem.games.emerald.effects import (
     play_cards,
     score,
 )
-from pbem.games.emerald.state import State
+from pbem.games.emerald.state import State, acting
 
 Action = dict[str, Any]
 
 
 # --- who acts ----------------------------------------------------------------------------
-
-def acting(state: State) -> tuple[int, str] | None:
-    """The seat that must decide now and the kind of decision (turn, interrupt, owed, setup)."""
-    if state.phase == "over":
-        return None
-    if state.interrupt:
-        return state.intr()["seat"], "interrupt"
-    if state.owed:
-        return state.owed[0][0], "owed"
-    if state.phase == "setup":
-        return (state.setup_queue[0], "setup") if state.setup_queue else None
-    return state.active, "turn"
-
 
 def legal_actions(state: State, seat: int, kind: str | None = None) -> list[Action]:
     """Every legal action of ``seat`` (only those of ``kind`` when given: a cheaper check for decide)."""
@@ -67,7 +55,7 @@ def turn_actions(state: State, seat: int, kind: str | None = None) -> list[Actio
     # free actions
     if want("play"):
         for card in pl.hand:
-            out.extend(cards.options(state, seat, card, free=True))
+            out.extend(card_uses.options(state, seat, card, free=True))
     if want("migo_return") and pl.migo and state.turn > pl.migo_turn:
         out.extend({"kind": "migo_return", "city": c} for c in state.cat.city_ids)
     # actions
@@ -87,7 +75,7 @@ def turn_actions(state: State, seat: int, kind: str | None = None) -> list[Actio
         out.extend(moves.discard_options(state, seat))
     if want("play"):
         for card in pl.hand:
-            out.extend(cards.options(state, seat, card, free=False))
+            out.extend(card_uses.options(state, seat, card, free=False))
     if want("pass"):
         out.append({"kind": "pass"})
     return out
@@ -239,7 +227,6 @@ def normalize(action: Mapping[str, Any]) -> Action:
 
 
 def refuse(state: State, seat: int, action: Action, legal: list[Action]) -> IllegalAction:
-    from pbem.games.emerald.commands import format_action
     who = acting(state)
     if who is None:
         return IllegalAction("The game is over: nothing more can be done.")
@@ -336,7 +323,7 @@ def dispatch(ctx: Ctx, seat: int, a: Action) -> None:
         play_cards(ctx, seat, a["cards"], "discard", to="discard")
         flow.complete_action(ctx)
     elif kind == "play":
-        free = cards.is_free(s, a["card"])
+        free = card_uses.is_free(s, a["card"])
         finished = cards.play(ctx, seat, a)
         if finished and not free:
             flow.complete_action(ctx)

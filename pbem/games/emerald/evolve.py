@@ -28,7 +28,7 @@ def _noop(state: State, p: Mapping[str, Any]) -> State:
     return state
 
 
-for _name in ("CardsDrawnCount", "DiscardReshuffled", "IdentitiesDealt", "IdentityLooked", "CardRevealed",
+for _name in ("CardsDrawnCount", "CardsRemovedUnseenCount", "DiscardReshuffled", "IdentitiesDealt", "IdentityLooked", "CardRevealed",
               "SanityRolled", "InterruptAnswered"):
     HANDLERS["emerald." + _name] = _noop
 
@@ -178,12 +178,22 @@ def _removed(s: State, p: Mapping[str, Any]) -> State:
     if where == "stack":
         c = s.city(p["city"])
         s = s.with_city(p["city"], stack=without(c.stack, (card,)))
+    elif where == "royalty":
+        s = s.with_city(p["city"], royalty=0)
     else:
         seat = p["seat"]
         pl = s.players[seat]
         field = {"hand": "hand", "deck": "deck", "discard": "discard", "kept": "kept"}[where]
         s = s.with_player(seat, **{field: without(getattr(pl, field), (card,))})
     return replace(s, removed=s.removed + (card,))
+
+
+@on("CardsRemovedUnseen")
+def _removed_unseen(s: State, p: Mapping[str, Any]) -> State:
+    """Face-down cards leave the game without being shown: they join the boxed cards, secret until the end."""
+    cards = tuple(p["cards"])
+    s = s.with_city(p["city"], stack=without(s.city(p["city"]).stack, cards))
+    return replace(s, boxed=s.boxed + cards)
 
 
 @on("VPScored")
@@ -287,6 +297,29 @@ def _owed(s: State, p: Mapping[str, Any]) -> State:
 @on("TurnStarted")
 def _turn(s: State, p: Mapping[str, Any]) -> State:
     return replace(s, active=p["seat"], turn=p["turn"], actions_done=0, pending="")
+
+
+@on("PositionSet")
+def _position(s: State, p: Mapping[str, Any]) -> State:
+    """A game begun from a position: everything but the stacks, the box, the hands, decks and identities (their own
+    events come first)."""
+    cities = tuple(replace(city, cubes=tuple(e["cubes"]), agents=tuple(e["agents"]), zombies=tuple(e["zombies"]),
+                           royalty=e["royalty"]) for city, e in ((c, p["cities"][cid])
+                                                                 for cid, c in zip(s.cat.city_ids, s.cities)))
+    players = tuple(replace(
+        pl, stock_agents=e["stock_agents"], stock_cubes=e["stock_cubes"], limbo=e["limbo"], sanity=e["sanity"],
+        vp_neutral=e["vp_neutral"], vp_resto=e["vp_resto"], vp_loyal=e["vp_loyal"],
+        kills=tuple(Kill(k["card"], k["victim"], k["vp"], k["type"]) for k in e["kills"]), migo=e["migo"],
+        migo_turn=e["migo_turn"], yog=e["yog"], black_hand=e["black_hand"], kept=tuple(e["kept"]),
+        hidden_royalty=tuple(e["hidden_royalty"]), discard=tuple(e["discard"])) for pl, e in zip(s.players, p["players"]))
+    step, window = p.get("step"), p.get("interrupt")
+    return replace(s, cities=cities, players=players, phase=p["phase"], turn=p["turn"], first=p["first"],
+                   active=p["active"], actions_done=p["actions_done"], setup_queue=tuple(p["setup_queue"]),
+                   resto_track=p["resto_track"], loyal_track=p["loyal_track"], zombie_supply=p["zombie_supply"],
+                   sanity_stock=p["sanity_stock"], leopold=p["leopold"], removed=tuple(p["removed"]),
+                   pending=json.dumps(step, sort_keys=True) if step else "",
+                   interrupt=json.dumps(window, sort_keys=True) if window else "",
+                   owed=tuple((seat, count) for seat, count in p["owed"]))
 
 
 @on("GameEnded")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald import moves
+from pbem.games.emerald import card_uses, moves
 from pbem.games.emerald.effects import (
     Ctx,
+    can_be_stopped,
     check_agents,
     check_end,
     clear_cubes,
@@ -37,11 +38,10 @@ def complete_action(ctx: Ctx) -> None:
 
 def free_options(state: Any, seat: int) -> list[dict[str, Any]]:
     """Free actions the seat could take now (cards marked Free action, returning Mi-Go's agents)."""
-    from pbem.games.emerald import cards
     pl = state.players[seat]
     out: list[dict[str, Any]] = []
     for card in pl.hand:
-        out.extend(cards.options(state, seat, card, free=True))
+        out.extend(card_uses.options(state, seat, card, free=True))
     if pl.migo and state.turn > pl.migo_turn:
         out.extend({"kind": "migo_return", "city": c} for c in state.cat.city_ids)
     return out
@@ -70,7 +70,12 @@ def eliminate(ctx: Ctx, effect: dict[str, Any], cont: dict[str, Any]) -> None:
 
     Every targeted player is asked, whatever they hold: being asked must not tell anyone that they hold
     Sherlock Holmes or Vampires. One who holds neither can only let it happen (docs/emerald-rulings.md, 6).
+    Where no card can stop it (a replacement, at a table that reads ruling 3 so), nobody is asked.
     """
+    if not can_be_stopped(ctx.s, effect["type"]):
+        resolve(ctx, effect)
+        proceed(ctx, cont)
+        return
     if effect["type"] == "cthulhu":
         queue = _cthulhu_victims(ctx, effect)
         if queue:
@@ -104,8 +109,8 @@ def answer(ctx: Ctx, seat: int, card: int | None) -> None:
                                    "effect": effect["type"]})
     ctx.emit("InterruptClosed", {"seat": seat})
     if card is not None:
-        from pbem.games.emerald.cards import has_vp
-        to = "kept" if has_vp(ctx.s, card) else "discard"     # Vampires scored when claimed
+        # Vampires scored when claimed; its interrupt is not its one-use action (docs/emerald-rulings.md, 1)
+        to = "kept" if card_uses.keeps_points(ctx.s, card, one_use=False) else "discard"
         ctx.emit("CardsPlayed", {"seat": seat, "cards": [card], "to": to, "use": "interrupt"})
         draw(ctx, seat, 1)
         negated(ctx, effect)
@@ -142,7 +147,8 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         else:
             ctx.emit("AgentRemoved", {"seat": victim, "city": city, "to": "stock", "by": seat})
             ctx.emit("CardsPlayed", {"seat": seat, "cards": [card], "to": "removed", "use": "assassinate"})
-        clear_cubes(ctx, seat, city)
+        if ctx.s.assassination_clears_cubes:
+            clear_cubes(ctx, seat, city)
         check_agents(ctx, victim)
     elif kind == "shoggoth":
         victim, card = effect["victim"], effect["card"]
@@ -164,9 +170,16 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
         check_agents(ctx, victim)
     elif kind == "cthulhu":
         c = ctx.s.city(city)
-        for i, card in enumerate(c.stack):   # the face-down cards are shown as they leave
+        shown = c.stack if ctx.s.cthulhu_shows_cards else c.stack[:1]   # ruling 5: the face-down ones, or none
+        for i, card in enumerate(shown):
             ctx.emit("CardRemoved", {"card": card, "from": "stack", "city": city, "why": "cthulhu"},
                      reveals=i > 0)
+        unseen = list(c.stack[len(shown):])
+        if unseen:
+            ctx.emit("CardsRemovedUnseen", {"city": city, "cards": unseen}, server=True)
+            ctx.emit("CardsRemovedUnseenCount", {"city": city, "count": len(unseen), "why": "cthulhu"})
+        if c.royalty and ctx.s.cthulhu_takes_royalty:
+            ctx.emit("CardRemoved", {"card": c.royalty, "from": "royalty", "city": city, "why": "cthulhu"})
         hit = []
         for v in range(ctx.s.n):
             c = ctx.s.city(city)

@@ -1,6 +1,6 @@
 """A Study in Emerald as a player reads it: the board, the hand as cards, the table, in the game's words.
 
-Built only from a view (``view.build_view``), never from the state; see ``pbem.presentation``.
+Built only from a view (``view.build_view``), never from the state; see ``pbem.games.presentation``.
 A card is named by the number the commands accept (``using 310``): the card's ``id`` in the view.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import LINE_WIDTH, short_text, wrap_text
+from pbem.games.presentation import LINE_WIDTH, short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")  # each at least 4.5:1 on the board's #f7f4ec
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")

@@ -13,17 +13,31 @@ from pbem.games.emerald import engine
 from pbem.games.emerald.data import Catalog, catalog, load_data
 from pbem.games.emerald.effects import Ctx, draw, turn_top
 from pbem.games.emerald.events import EVENT_TYPES
-from pbem.games.emerald.options import OPTIONS
+from pbem.games.emerald.options import OPTIONS, REVISION, reading, revision
+from pbem.games.emerald.position import position
+from pbem.games.emerald.position_check import setup_from
 from pbem.games.emerald.evolve import apply
 from pbem.games.emerald.scoring import final_scores
 from pbem.games.emerald.state import LOYALIST, RESTORATIONIST, City, Player, State
 from pbem.games.emerald.view import build_view
+from pbem.games.options import complete
+
+
+def readings(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The state's fields that say how a table reads the rules, from the game's recorded options."""
+    return {"free_after_actions": bool(reading(options, "free_actions_after_last_action")),
+            "scoring_action_kept": reading(options, "action_card_with_points") == "identity",
+            "cthulhu_takes_royalty": bool(reading(options, "cthulhu_takes_royalty")),
+            "sherlock_stops_replacement": bool(reading(options, "sherlock_stops_replacement")),
+            "assassination_clears_cubes": bool(reading(options, "agent_assassination_clears_cubes")),
+            "cthulhu_shows_cards": bool(reading(options, "cthulhu_shows_cards")),
+            "revision": revision(options)}
 
 
 class EmeraldRules:
     name = "emerald"
     title = "A Study in Emerald (2nd edition)"
-    version = "1"
+    version = "2"  # the state holds how the table reads the rules: older snapshots are passed over
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
@@ -35,6 +49,10 @@ class EmeraldRules:
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)
+
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with its chosen value or its default, and the rules revision a new game is played under."""
+        return complete(OPTIONS, chosen, fixed={"revision": REVISION})
 
     def initial_state(self, config: GameConfig) -> State:
         data = config.data or load_data(None)
@@ -49,7 +67,7 @@ class EmeraldRules:
         cities = tuple(City(cubes=zeros, agents=zeros, zombies=zeros) for _ in cat.city_ids)
         return State(cat=cat, names=tuple(s.name for s in config.seats), players=players, cities=cities,
                      zombie_supply=g["zombies"], sanity_stock=max(0, g["sanity_stock"] - n * g["sanity_tokens"]),
-                     free_after_actions=bool(config.options.get("free_actions_after_last_action", True)))
+                     **readings(config.options))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)
@@ -77,6 +95,14 @@ class EmeraldRules:
             draw(ctx, seat, cat.game["hand_size"])
         ctx.emit("FirstPlayerChosen", {"seat": rng.randint(0, n - 1)})
         return ctx.events
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the players' words (``docs/emerald-positions.md``)."""
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """The first events of a game begun from ``position``; ``InvalidAction`` names a refused field."""
+        return setup_from(self.initial_state(config), config, position)
 
     def evolve(self, state: State, event: Event) -> State:
         return apply(state, event.type, event.payload)

@@ -99,7 +99,15 @@ class State:
     interrupt: str = ""                 # JSON of an out-of-turn decision being waited for
     owed: tuple[tuple[int, int], ...] = ()   # Loyalists revealed: (seat, agents still to place)
     end_reason: str = ""
-    free_after_actions: bool = True     # option: free actions may follow the second action
+    # How this table reads the rules (the game's options, each named in ``options.OPTIONS``); the defaults here are
+    # the readings of a game recorded before the option existed.
+    free_after_actions: bool = True     # free actions may follow the second action
+    scoring_action_kept: bool = True    # an Action card with points goes beside the identity card (ruling 1)
+    cthulhu_takes_royalty: bool = False  # Cthulhu removes the Royalty card in the slot too (ruling 2)
+    sherlock_stops_replacement: bool = True  # Sherlock Holmes stops Irene Adler and Vampires' action (ruling 3)
+    assassination_clears_cubes: bool = True  # an agent's assassination clears the city's cubes (ruling 4)
+    cthulhu_shows_cards: bool = True    # the face-down cards Cthulhu removes are shown (ruling 5)
+    revision: int = 1                   # the rule fixes the game is played under (options.REVISION)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a snapshot keeps: the fields, without the caches of the public view and the prompts."""
@@ -170,6 +178,19 @@ class State:
         i = self.cat.city_ids.index(city)
         cities[i] = replace(cities[i], **changes)
         return replace(self, cities=tuple(cities))
+
+
+def acting(state: State) -> tuple[int, str] | None:
+    """The seat that must decide now and the kind of decision (turn, interrupt, owed, setup)."""
+    if state.phase == "over":
+        return None
+    if state.interrupt:
+        return state.intr()["seat"], "interrupt"
+    if state.owed:
+        return state.owed[0][0], "owed"
+    if state.phase == "setup":
+        return (state.setup_queue[0], "setup") if state.setup_queue else None
+    return state.active, "turn"
 
 
 def bump(values: tuple[int, ...], seat: int, delta: int) -> tuple[int, ...]:

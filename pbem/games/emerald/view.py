@@ -6,7 +6,7 @@ from typing import Any
 
 from pbem.games.emerald import engine
 from pbem.games.emerald.data import Catalog
-from pbem.games.emerald.state import State
+from pbem.games.emerald.state import State, acting
 
 
 def card_json(cat: Catalog, card: int) -> dict[str, Any]:
@@ -114,7 +114,7 @@ def build_view(state: State, seat: int | None) -> dict[str, Any]:
             "vp_by_type": {"neutral": p.vp_neutral, "restorationist": p.vp_resto, "loyalist": p.vp_loyal},
             "seen": [{"seat": t, "identity_card": ident} for t, ident in p.seen],
         }
-        who = engine.acting(state)
+        who = acting(state)
         prompt = engine.prompts(state).get(seat) if who is not None and who[0] == seat else None
         if prompt is not None:
             view["prompt"] = prompt.to_json()

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, give_card, play, reveal
+from pbem.games.emerald1.effects import (
+    Ctx, draw, draw_sanity, end, give_card, hand_card_lost, play, reveal, where_is,
+)
+from pbem.games.emerald1.flow import complete_action, relocate
 from pbem.games.emerald1.moves import subsets
+from pbem.games.emerald1.permanent import cthulhu_next
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 
 Action = dict[str, Any]
@@ -95,7 +99,8 @@ def attack_options(s: State, seat: int, card: int) -> list[Action]:
                 for bombs in bomb_sets(s, seat, city, card, s.cat.city[city]["defence"]):
                     out.extend({"kind": "card", "card": card, "city": city, "target": t, "bombs": bombs}
                                for t in targets)
-        if how != "hide":
+        # a card that may assassinate (revision 2; before it, any agent's card) kills a zombie
+        if how != "hide" and (royal or agent or s.readings.revision < 2):
             for owner, count in enumerate(s.zombies[city]):
                 if count and owner != seat:
                     out.append({"kind": "card", "card": card, "city": city, "zombie": owner})
@@ -108,7 +113,10 @@ def start_attack(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     card = a["card"]
     if "zombie" in a:
-        play(ctx, seat, [card], "kill a zombie")
+        if s.readings.zombie_kill_card == "kept":  # shown, and back in the hand
+            ctx.emit("CardShown", {"seat": seat, "card": card, "use": "kill a zombie"})
+        else:
+            play(ctx, seat, [card], "kill a zombie")
         ctx.emit("ZombiesRemoved", {"seat": a["zombie"], "city": a["city"], "count": 1, "by": seat})
         return finish(ctx, seat)
     _, _, _, how = abilities(s, seat, card)
@@ -163,7 +171,6 @@ def answer(ctx: Ctx, seat: int, a: Action) -> None:
         return resolve(ctx, effect)
     ctx.emit("WindowSet", {"window": {}})
     if a["kind"] == "relocate":
-        from pbem.games.emerald1.flow import relocate
         return relocate(ctx, effect, a)
     if a["kind"] == "double_agent":
         ctx.emit("AttackFoiled", {"seat": effect["seat"], "by": seat, "how": "double agent"})
@@ -175,7 +182,6 @@ def answer(ctx: Ctx, seat: int, a: Action) -> None:
         ctx.emit("AgentMoved", {"seat": seat, "agent": effect["target"], "from": effect["city"], "to": a["to"],
                                 "cost": 0, "why": "Master of Disguise"})
         if effect["type"] == "cthulhu_escape":
-            from pbem.games.emerald1.permanent import cthulhu_next
             return cthulhu_next(ctx, effect["seat"], effect["city"], effect["queue"][1:])
         ctx.emit("AttackFoiled", {"seat": effect["seat"], "by": seat, "how": "Master of Disguise"})
         return finish(ctx, effect["seat"])
@@ -211,10 +217,8 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
     s = ctx.s
     seat, city, target = effect["seat"], effect["city"], effect["target"]
     if effect["type"] == "cthulhu_escape":
-        from pbem.games.emerald1.permanent import cthulhu_next
         return cthulhu_next(ctx, seat, city, effect["queue"][1:])
     if effect["type"] in ("destroy", "convert"):
-        from pbem.games.emerald1.cards import resolve_other
         return resolve_other(ctx, effect)
     if effect["type"] in ("assassinate", "hide") and target == "royal":
         how = "hidden" if effect["type"] == "hide" else "assassinated"
@@ -230,6 +234,18 @@ def resolve(ctx: Ctx, effect: dict[str, Any]) -> None:
     finish(ctx, seat)
 
 
+def resolve_other(ctx: Ctx, effect: dict[str, Any]) -> None:
+    s = ctx.s
+    if effect["type"] == "destroy":
+        kill(ctx, effect["seat"], effect["target"], "shoggoth")
+    elif effect["type"] == "convert":
+        owner = s.agents[effect["target"]]["owner"]
+        ctx.emit("AgentOwnerChanged", {"agent": effect["target"], "seat": effect["seat"], "from_seat": owner,
+                                       "vampire": True})
+        give_card(ctx, owner, effect["seat"], int(effect["target"]))
+    complete_action(ctx, effect["seat"])
+
+
 def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
     """An agent assassinated, destroyed or killed by a zombie; a Main Agent reveals its player."""
     a = ctx.s.agents[key]
@@ -242,8 +258,12 @@ def kill(ctx: Ctx, seat: int, key: str, how: str) -> None:
         ctx.emit("MainAgentSurvives", {"seat": owner, "by": seat})
         return
     ctx.emit("AgentKilled", {"seat": seat, "agent": key, "owner": owner, "city": a["city"], "how": how})
+    if ctx.s.readings.killed_agent_card == "removed":  # found among its player's cards and put to one side
+        where = where_is(ctx.s, owner, int(key))
+        if where:
+            ctx.emit("CardGone", {"card": int(key), "from_seat": owner, "why": "killed"})
+            hand_card_lost(ctx, owner, where)
 
 
 def finish(ctx: Ctx, seat: int) -> None:
-    from pbem.games.emerald1.flow import complete_action
     complete_action(ctx, seat)

@@ -7,7 +7,7 @@ from typing import Any
 
 from pbem.games.emerald1 import assassin
 from pbem.games.emerald1.effects import (
-    Ctx, draw, draw_sanity, move_marker, play, stack_top_removed, take_double_agents,
+    Ctx, draw, draw_sanity, end, move_marker, play, stack_emptied, stack_top_removed, take_double_agents,
 )
 from pbem.games.emerald1.flow import complete_action, set_step, start_relocation
 from pbem.games.emerald1.moves import placeable, subsets
@@ -205,7 +205,6 @@ def perform(ctx: Ctx, seat: int, a: Action) -> None:
         if "stack" in a:
             stack_top_removed(ctx, a["stack"], s.top(a["stack"]), "The Third Section", "limbo")
             if not ctx.s.stacks[a["stack"]]:
-                from pbem.games.emerald1.effects import stack_emptied
                 stack_emptied(ctx, a["stack"])
         elif "display" in a:
             place = f"card:{a['display']}"
@@ -236,25 +235,13 @@ def _attack_with_escape(ctx: Ctx, seat: int, effect: dict[str, Any]) -> None:
     assassin.open_window(ctx, effect, asking)
 
 
-def resolve_other(ctx: Ctx, effect: dict[str, Any]) -> None:
-    s = ctx.s
-    if effect["type"] == "destroy":
-        assassin.kill(ctx, effect["seat"], effect["target"], "shoggoth")
-    elif effect["type"] == "convert":
-        owner = s.agents[effect["target"]]["owner"]
-        ctx.emit("AgentOwnerChanged", {"agent": effect["target"], "seat": effect["seat"], "from_seat": owner,
-                                       "vampire": True})
-        from pbem.games.emerald1.effects import give_card
-        give_card(ctx, owner, effect["seat"], int(effect["target"]))
-    complete_action(ctx, effect["seat"])
-
-
 # --- zombies -----------------------------------------------------------------------------
 
 def start_zombies(ctx: Ctx, seat: int) -> None:
     s = ctx.s
-    if s.actions_done == 0 and not s.free_used and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]:
-        from pbem.games.emerald1.effects import end
+    first = s.actions_done == 0 and not s.free_used
+    if (first or s.readings.zombies_end == "any_action") and \
+            sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]:
         end(ctx, "zombies")
     cities = [c for c in s.cat.city_ids if s.zombies[c][seat] > 0]
     set_step(ctx, {"step": "zombie_kill", "cities": cities} if cities else

@@ -235,10 +235,6 @@ def validate(raw: Mapping[str, Any], overridden: list[str] | None = None) -> dic
                 grown = True
     if city_ids and reach != set(city_ids):
         problems.append(f"map: not every city can be reached (cut off: {', '.join(sorted(set(city_ids) - reach))})")
-    for cid in city_ids:
-        links = sum(len(arms) - 1 for arms, _ in edges if cid in arms)
-        if links < 2:
-            problems.append(f"map: {cid} needs at least two connections (Bismarck and Cthulhu move agents out)")
     if "map" not in over and not any(k.startswith("map.") for k in over):
         assumed.append("map (every connection, junction and cost)")
 

@@ -65,7 +65,18 @@ ENDS = {"war_track": "the War marker reached the top of its track",
 HIDDEN = {"CardsDrawn": "draws cards", "IdentityDealt": "is dealt a Secret Identity card",
           "IdentitySeen": "sees a side", "DoubleAgentsTaken": "takes Double-agent counters",
           "DoubleAgentsReturned": "shuffles counters back", "DoubleAgentStolen": "takes a counter",
-          "CardsDiscarded": "discards cards", "CardRemovedFace": "removes a card face down"}
+          "CardsDiscarded": "discards cards", "CardRemovedFace": "removes a card face down",
+          "PositionHand": "takes up their cards and counters of the position"}
+# What a reader who may not see a server-only event reads of it: what was shuffled or dealt, and whose, not how.
+SECRET: dict[str, Callable[[str], str]] = {
+    "StacksDealt": lambda s: "The Game cards are dealt face down, a stack to each city.",
+    "CardsBoxed": lambda s: "The other Game cards are put aside unseen.",
+    "PEDeckShuffled": lambda s: "The Permanent Effect cards are shuffled face down.",
+    "DoubleAgentsShuffled": lambda s: "The Double-agent counters are shuffled face down.",
+    "SanityShuffled": lambda s: "The Sanity counters are shuffled face down.",
+    "DeckShuffled": lambda s: f"{s}'s deck is shuffled face down.",
+    "PositionSecrets": lambda s: "The decks, stacks and counters of the position lie face down.",
+}
 
 
 LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
@@ -86,7 +97,8 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "DoubleAgentRevealed": lambda p, s: f"{s} reveals a Double-agent counter: {_agent(p['agent'])}.",
     "SanityShuffled": lambda p, s: "The Sanity counters are shuffled face down.",
     "DeckShuffled": lambda p, s: f"{s}'s deck is shuffled.",
-    "DiscardReshuffled": lambda p, s: f"{s} shuffles {_n(p.get('count', 0), 'discarded card')} into a new deck.",
+    "DiscardReshuffled": lambda p, s: f"{s} shuffles their discard pile ({_n(p.get('count', 0), 'card')}) into a "
+                                 "new deck.",
     "CardsDrawn": lambda p, s: f"{s} draws {_cards(p['cards'])}.",
     "CardsDrawnCount": lambda p, s: f"{s} draws {_n(p.get('count', 0), 'card')}.",
     "CardsDrawnBack": lambda p, s: f"{s} takes {_card(p['card'])} back into their hand from Mi-go.",
@@ -95,6 +107,8 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
     "CardsPlayed": lambda p, s: f"{s} plays {_cards(p['cards'])}" + (f" for {p['use']}" if p.get("use") else "")
                            + {"removed": " (out of the game)", "mi_go": " (onto Mi-go)"}.get(p["to"], "") + ".",
+    "CardShown": lambda p, s: f"{s} shows {_card(p['card'])}" + (f" to {p['use']}" if p.get("use") else "")
+                          + " and keeps it.",
     "CardsDiscarded": lambda p, s: f"{s} discards {_cards(p['cards'])}.",
     "CardsDiscardedCount": lambda p, s: f"{s} discards {_n(p.get('count', 0), 'card')}, showing {_card(p['shown'])}.",
     "CardRemovedFace": lambda p, s: f"{s} removes {_card(p['card'])} from the game face down.",
@@ -142,6 +156,11 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
     "WindowSet": lambda p, s: "Players are asked whether to respond." if p.get("window") else "Nobody else responds.",
     "ActionDone": lambda p, s: f"{s} finishes a{' free' if p.get('free') else 'n'} action.",
     "MrsHudsonUsed": lambda p, s: f"{s} uses Mrs Hudson.",
+    "PositionSet": lambda p, s: "The game begins from a position"
+                           + (f": turn {p['turn']}, seat {p['active']} to play." if p.get("phase") == "play"
+                              else ", in the middle of the setup."),
+    "PositionSecrets": lambda p, s: "The decks, stacks and counters of the position lie face down.",
+    "PositionHand": lambda p, s: f"{s} takes up their cards and counters of the position.",
     "GameEnded": lambda p, s: f"The game is over: {ENDS.get(p['reason'], p['reason'])}. "
                          + ", ".join(f"seat {k} is {SIDE.get(v, v)}" for k, v in sorted(p["sides"].items())) + ".",
 }
@@ -168,6 +187,8 @@ def describe(event: Event, seat: int | None) -> str:
     if not event.visibility.allows(seat):
         if name in HIDDEN and "seat" in p:
             return f"{s} {HIDDEN[name]}."
+        if name in SECRET:
+            return SECRET[name](s)
         return "Something is shuffled or dealt face down."
     fn = LINES.get(name)
     return fn(p, s) if fn else name

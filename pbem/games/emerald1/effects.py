@@ -150,33 +150,39 @@ def move_marker(ctx: Ctx, track: str, steps: int) -> None:
         end(ctx, f"{track}_track")
 
 
-def draw_sanity(ctx: Ctx, seat: int, why: str, assassination: bool = False) -> bool:
+def draw_sanity(ctx: Ctx, seat: int, why: str, assassination: bool = False, dies_after: bool = False) -> bool:
     """Draw a Sanity counter; returns whether it was Mad. A revealed Loyalist only draws to see
-    whether an assassinating agent dies."""
+    whether an assassinating agent dies. ``dies_after``: a Restorationist it drives mad dies, and the caller ends
+    the game once the card drawn for is played."""
     pl = ctx.s.players[seat]
     if pl.revealed and pl.side != RESTORATIONIST and not assassination:
         return False
     if not ctx.s.sanity_pool:
         ctx.emit("SanityDrawn", {"seat": seat, "result": "none", "why": why})
-        mad_enough(ctx, seat)
+        mad_enough(ctx, seat, dies_after)
         return True
     result = ctx.s.sanity_pool[0]
     ctx.emit("SanityDrawn", {"seat": seat, "result": result, "why": why}, reveals=True)
     if result == "mad":
-        mad_enough(ctx, seat)
+        mad_enough(ctx, seat, dies_after)
     return result == "mad"
 
 
-def mad_enough(ctx: Ctx, seat: int) -> None:
+def mad_enough(ctx: Ctx, seat: int, dies_after: bool = False) -> None:
     pl = ctx.s.players[seat]
-    g = ctx.s.cat.game
-    need = g["freud_mad_to_reveal"] if ctx.s.has_pe(seat, "freud") else g["mad_to_reveal"]
-    if pl.mad >= need or pl.sanity_forced:
+    if pl.mad >= mad_to_reveal(ctx.s, seat) or pl.sanity_forced:
         reveal(ctx, seat, "sanity")
         if ctx.s.players[seat].side == RESTORATIONIST:
             if not pl.main_dead:
                 ctx.emit("AgentLost", {"agent": f"m{seat}", "why": "sanity", "to": "gone"})
-            end(ctx, "restorationist_mad")
+            if not dies_after:
+                end(ctx, "restorationist_mad")
+
+
+def mad_to_reveal(s: State, seat: int) -> int:
+    g = s.cat.game
+    return int(g["freud_mad_to_reveal"] if s.has_pe(seat, "freud") else g["mad_to_reveal"])
+
 
 
 def reveal(ctx: Ctx, seat: int, why: str) -> None:
@@ -196,7 +202,7 @@ def end(ctx: Ctx, reason: str) -> None:
 QUIET = frozenset("emerald1." + name for name in (
     "TurnStarted", "ActionDone", "StepSet", "WindowSet", "MrsHudsonUsed", "CardsDrawn", "CardsDrawnCount",
     "DeckShuffled", "DiscardReshuffled", "CardsDiscarded", "CardsDiscardedCount", "CubesMoved", "CubesCleared",
-    "BlockingPlaced", "BlockingRemoved", "PEDisplayed"))
+    "BlockingPlaced", "BlockingRemoved", "PEDisplayed", "CardShown"))
 """Events that change nothing ``check`` reads (who is known or revealed and on which side, who owns which city,
 the royal persons, the agents, the zombies, the tracks, kills and sacrifices, and which cards each player has among
 hand, deck and discard pile: these events, as ``decide`` makes them, only move cards between those three)."""
@@ -256,47 +262,3 @@ def take_double_agents(ctx: Ctx, count: int) -> list[int]:
     order = ctx.rng.shuffle(list(ctx.s.da_pool))
     ctx.emit("DoubleAgentsShuffled", {"order": order}, server=True)
     return order[:count]
-
-
-def claim(ctx: Ctx, seat: int, target: str) -> None:
-    """Claim a face-up Game card (``card:<n>`` on a stack), a Permanent Effect or a City card (``city:<id>``)."""
-    s = ctx.s
-    cat = s.cat
-    if target.startswith("city:"):
-        city = target[5:]
-        card = cat.city_card[city]
-        prev = s.owner.get(city)
-        if prev is not None:
-            where = where_is(s, prev, card)
-            ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city, "from_seat": prev, "from": where})
-            hand_card_lost(ctx, prev, where)
-        else:
-            ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city})
-        ctx.emit("CubesCleared", {"place": target, "claimer": seat})
-        return
-    card = int(target[5:])
-    c = cat.cards[card]
-    if c.kind == "pe":
-        ctx.emit("CardClaimed", {"seat": seat, "card": card})
-        ctx.emit("CubesCleared", {"place": target, "claimer": seat})
-        if c.sanity:
-            draw_sanity(ctx, seat, c.name)
-        from pbem.games.emerald1.permanent import on_claim
-        on_claim(ctx, seat, c.effect)
-        return
-    city = next(x for x, st in s.stacks.items() if st and st[0] == card)
-    ctx.emit("CardClaimed", {"seat": seat, "card": card, "city": city})
-    if c.kind == "agent":
-        ctx.emit("AgentControlled", {"seat": seat, "agent": str(card), "city": city})
-    ctx.emit("CubesCleared", {"place": target, "claimer": seat})
-    if ctx.s.stacks[city]:
-        turn_top(ctx, city)
-    else:
-        stack_emptied(ctx, city)
-    if c.action == "rachkovsky" and ctx.s.da_pool:
-        take = take_double_agents(ctx, 2)
-        ctx.emit("DoubleAgentsTaken", {"seat": seat, "agents": sorted(take), "why": "Peter Rachkovsky"}, to=seat,
-                 reveals=True)
-        ctx.emit("DoubleAgentsCount", {"seat": seat, "count": len(take), "why": "Peter Rachkovsky"})
-    if c.sanity:
-        draw_sanity(ctx, seat, c.name)

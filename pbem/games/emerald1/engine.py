@@ -8,7 +8,8 @@ from typing import Any
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.emerald1 import assassin, cards, legality, moves, permanent, scoring
-from pbem.games.emerald1.effects import Ctx, Stop, check, claim, end, move_marker, play, reveal
+from pbem.games.emerald1.claims import claim
+from pbem.games.emerald1.effects import Ctx, Stop, check, end, move_marker, play, reveal
 from pbem.games.emerald1.flow import complete_action, end_turn, set_step
 from pbem.games.emerald1.legality import total_of
 from pbem.games.emerald1.state import State
@@ -45,6 +46,8 @@ def legal_actions(s: State, seat: int, only: Action | None = None) -> list[Actio
             return moves.take_options(s, seat)
         if name == "cthulhu":
             return permanent.cthulhu_options(s)
+        if name == "free":
+            return free_options(s, seat) + [{"kind": "done"}]
         return cards.step_options(s, seat)
     return turn_actions(s, seat, only)
 
@@ -87,6 +90,27 @@ def turn_actions(s: State, seat: int, only: Action | None = None) -> list[Action
     if want("pass"):
         out.append({"kind": "pass"})
     return out
+
+
+FREE_KINDS = ("devils_island", "mi_go", "mi_go_return", "hudson")
+
+
+def free_options(s: State, seat: int) -> list[Action]:
+    """The free actions ``seat`` could take now: cards marked Free action, and the Permanent Effects' free
+    actions (Devil's Island, Mi-go, Mrs Hudson)."""
+    out: list[Action] = []
+    for card in sorted(set(s.players[seat].hand)):
+        if cards.is_free(s, card):
+            out += cards.options(s, seat, card)
+    return out + [a for a in permanent.options(s, seat) if a["kind"] in FREE_KINDS]
+
+
+def settle(ctx: Ctx) -> None:
+    """After the second action, with free actions allowed after it: the turn ends when none is left."""
+    s = ctx.s
+    if s.step.get("step") == "free" and not s.window and not free_options(s, s.active):
+        set_step(ctx, None)
+        end_turn(ctx)
 
 
 # --- prompts -----------------------------------------------------------------------------
@@ -170,7 +194,8 @@ STEP_WORDS = {"move": "Go on moving agents, or pay for the moves so far (pay).",
               "zombie_kill": "Zombies: kill an agent in a city with your zombies (one per city, in any order), "
                              "or stop killing (skip).",
               "zombie_place": "Zombies: place a zombie, or stop (done).",
-              "pinkerton": "Pinkerton Agents: choose the two double-agent counters to keep."}
+              "pinkerton": "Pinkerton Agents: choose the two double-agent counters to keep.",
+              "free": "Your two actions are done: take a free action, or end your turn (done)."}
 
 
 # --- deciding ----------------------------------------------------------------------------
@@ -224,6 +249,7 @@ def decide(s: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Any
     ctx = Ctx(s, rng)
     try:
         dispatch(ctx, seat, a, who)
+        settle(ctx)
         check(ctx)
     except Stop:
         pass
@@ -245,6 +271,11 @@ def dispatch(ctx: Ctx, seat: int, a: Action, who: tuple[int, str] | None = None)
     if who[1] == "window":
         return assassin.answer(ctx, seat, a)
     step = s.step.get("step")
+    if step == "free":  # after the second action: a free action, or the end of the turn
+        set_step(ctx, None)
+        if kind == "done":
+            return end_turn(ctx)
+        step = None
     if step == "move" and kind == "move":
         return _move_one(ctx, seat, a)
     if step == "move" and kind == "pay":

@@ -41,7 +41,7 @@ TOUCHES: dict[str, frozenset[str]] = {"emerald1." + k: frozenset(v) for k, v in 
     "BlockingPlaced": ["blocking"], "BlockingRemoved": ["blocking"], "ZombiePlaced": ["zombies"],
     "ZombiesRemoved": ["zombies"], "BismarckPlayed": ["bismarck"], "CityDestroyed": ["destroyed", "bismarck"],
     "SocietyOfLeopold": [], "StepSet": [], "WindowSet": [], "ActionDone": [], "MrsHudsonUsed": [],
-    "GameEnded": [P]}.items()}
+    "GameEnded": [P], "PositionSet": [P], "PositionSecrets": [P], "PositionHand": [ONE]}.items()}
 """The containers each event's handler mutates: ``evolve`` copies only those (the rest is shared);
 ``player`` is the player at the payload's ``seat`` only."""
 
@@ -272,6 +272,8 @@ def _removed_face(s: State, p: Mapping[str, Any]) -> None:
     pl = s.players[p["seat"]]
     pl.hand = _without(pl.hand, p["card"])
     s.removed_secret.append(p["card"])
+    if s.readings.revision >= 2 and s.cat.cards[p["card"]].name == "Necronomicon":
+        pl.hidden_necronomicons += 1  # its points stay on the track until the game ends
 
 
 @on("CardsDrawnBack")
@@ -531,3 +533,46 @@ def _ended(s: State, p: Mapping[str, Any]) -> None:
     s.window = {}
     for pl in s.players:
         pl.revealed = True
+
+
+# --- a game begun from a position (``from_position``): each handler gives the state new containers ------------
+
+@on("PositionSet")
+def _position(s: State, p: Mapping[str, Any]) -> None:
+    for name in ("phase", "turn", "first", "active", "actions_done", "free_used", "hudson_used", "war", "revolution",
+                 "war_max", "revolution_max", "safe_used", "leopold", "removed_hidden"):
+        setattr(s, name, p[name])
+    s.setup_queue = list(p["setup_queue"])
+    s.sanity_out = ["sane"] * p["sanity_out"]
+    s.da_revealed, s.pe_display, s.removed = list(p["da_revealed"]), list(p["pe_display"]), list(p["removed"])
+    s.owner, s.bismarck, s.migo = dict(p["owner"]), dict(p["bismarck"]), dict(p["migo"])
+    s.royal = {c: list(x) for c, x in p["royal"].items()}
+    s.cubes = {place: list(row) for place, row in p["cubes"].items()}
+    s.zombies = {c: list(row) for c, row in p["zombies"].items()}
+    s.blocking, s.destroyed = list(p["blocking"]), list(p["destroyed"])
+    s.agents = {k: dict(a) for k, a in p["agents"].items()}
+    s.window = dict(p.get("window") or {})
+    for pl, q in zip(s.players, p["players"]):
+        pl.revealed, pl.known, pl.flipped = q["revealed"], q["known"], q["flipped"]
+        pl.available, pl.pool, pl.limbo, pl.mad = q["available"], q["pool"], q["limbo"], q["mad"]
+        pl.sanity_forced, pl.main_dead, pl.yog_vp = q["sanity_forced"], q["main_dead"], q["yog_vp"]
+        pl.pes, pl.yog, pl.kills = list(q["pes"]), list(q["yog"]), [list(k) for k in q["kills"]]
+
+
+@on("PositionSecrets")
+def _position_secrets(s: State, p: Mapping[str, Any]) -> None:
+    for pl, deck in zip(s.players, p["decks"]):
+        pl.deck = list(deck)
+    s.stacks = {c: list(stack) for c, stack in p["stacks"].items()}
+    s.boxed, s.pe_deck = list(p["boxed"]), list(p["pe_deck"])
+    s.sanity_pool, s.da_pool, s.removed_secret = list(p["sanity_pool"]), list(p["da_pool"]), list(p["removed_secret"])
+
+
+@on("PositionHand")
+def _position_hand(s: State, p: Mapping[str, Any]) -> None:
+    pl = s.players[p["seat"]]
+    pl.identity, pl.hidden_necronomicons = p["identity"], p["hidden_necronomicons"]
+    pl.hand, pl.discard, pl.double_agents = list(p["hand"]), list(p["discard"]), list(p["double_agents"])
+    pl.seen = {int(t): side for t, side in p["seen"].items()}
+    if p.get("step"):
+        s.step = dict(p["step"])

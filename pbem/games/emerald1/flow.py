@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, check, draw
+from pbem.games.emerald1.effects import Ctx, check, draw, end
 from pbem.games.emerald1.state import State
 
 
@@ -15,6 +15,8 @@ def complete_action(ctx: Ctx, seat: int, free: bool = False) -> None:
     ctx.emit("ActionDone", {"seat": seat, "free": free})
     check(ctx)
     if ctx.s.actions_done >= ctx.s.cat.game["actions"]:
+        if ctx.s.readings.free_actions_after_last_action:
+            return set_step(ctx, {"step": "free"})  # ``engine.settle`` ends the turn when no free action is left
         end_turn(ctx)
 
 
@@ -37,8 +39,9 @@ def escape_cities(s: State, seat: int, city: str) -> list[str]:
     return [c for c in s.cat.neighbours[city] if not s.locked_against(c, seat) and c != city]
 
 
-def start_relocation(ctx: Ctx, actor: int, city: str, movers: list[tuple[int, str]]) -> None:
-    """Agents must leave ``city`` for an adjacent city, each player choosing for their own, in the order given."""
+def start_relocation(ctx: Ctx, actor: int, city: str, movers: list[tuple[int, str]], then_end: str = "") -> None:
+    """Agents must leave ``city`` for an adjacent city, each player choosing for their own, in the order given;
+    then the action is complete, or, with ``then_end``, the game ends for that reason."""
     queue = []
     for seat, key in movers:
         choices = escape_cities(ctx.s, seat, city)
@@ -48,10 +51,12 @@ def start_relocation(ctx: Ctx, actor: int, city: str, movers: list[tuple[int, st
         elif choices:
             queue.append([seat, key, choices])
     if queue:
-        ctx.emit("WindowSet", {"window": {"effect": {"type": "relocate", "actor": actor, "city": city,
-                                                      "queue": queue}, "asking": [queue[0][0]]}})
+        effect: dict[str, Any] = {"type": "relocate", "actor": actor, "city": city, "queue": queue}
+        if then_end:
+            effect["then_end"] = then_end
+        ctx.emit("WindowSet", {"window": {"effect": effect, "asking": [queue[0][0]]}})
     else:
-        complete_action(ctx, actor)
+        relocated(ctx, actor, then_end)
 
 
 def relocate(ctx: Ctx, effect: dict[str, Any], a: dict[str, Any]) -> None:
@@ -62,4 +67,10 @@ def relocate(ctx: Ctx, effect: dict[str, Any], a: dict[str, Any]) -> None:
     if queue:
         ctx.emit("WindowSet", {"window": {"effect": {**effect, "queue": queue}, "asking": [queue[0][0]]}})
     else:
-        complete_action(ctx, effect["actor"])
+        relocated(ctx, effect["actor"], effect.get("then_end", ""))
+
+
+def relocated(ctx: Ctx, actor: int, then_end: str) -> None:
+    if then_end:
+        end(ctx, then_end)
+    complete_action(ctx, actor)

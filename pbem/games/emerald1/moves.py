@@ -72,6 +72,8 @@ def can_claim(s: State, seat: int, place: str) -> bool:
     if place.startswith("city:") or s.cat.cards[int(place[5:])].kind in ("agent", "game"):
         if s.discs_free(seat) < (1 if place.startswith("city:") or s.cat.cards[int(place[5:])].kind == "agent" else 0):
             return False
+    if s.readings.claim_full_tie == "nobody":  # no other player may have as much, agents counted
+        return all(influence(s, place, o)[:2] < mine[:2] for o in range(s.n) if o != seat)
     return all(influence(s, place, o)[:2] <= mine[:2] for o in range(s.n) if o != seat)
 
 

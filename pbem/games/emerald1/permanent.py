@@ -4,19 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.games.emerald1.effects import Ctx, draw, draw_sanity, end, play, reveal, stack_emptied
+from pbem.games.emerald1.effects import (
+    Ctx, draw, draw_sanity, end, hand_card_lost, play, reveal, stack_emptied, where_is,
+)
 from pbem.games.emerald1.flow import complete_action, set_step, start_relocation
 from pbem.games.emerald1.state import RESTORATIONIST, State
 
 Action = dict[str, Any]
 
 
-def on_claim(ctx: Ctx, seat: int, effect: str) -> None:
+def on_claim(ctx: Ctx, seat: int, effect: str, then_end: str = "") -> None:
+    """What a Permanent Effect does when claimed; ``then_end``: the claimer died of it (Cthulhu's Sanity counter),
+    and the game ends, for that reason, once it is played."""
     s = ctx.s
     if effect == "change_of_heart":
         ctx.emit("SideChanged", {"seat": seat})
     elif effect == "cthulhu":
-        set_step(ctx, {"step": "cthulhu"})
+        set_step(ctx, {"step": "cthulhu", "then_end": then_end} if then_end else {"step": "cthulhu"})
     elif effect == "leopold":
         leopold(ctx, seat)
     del s
@@ -83,14 +87,13 @@ def destroy(ctx: Ctx, seat: int, city: str) -> None:
         if not s.agents[key].get("main"):
             owner = s.agents[key]["owner"]
             ctx.emit("AgentLost", {"agent": key, "why": "Cthulhu", "to": "gone"})
-            ctx.emit("CardGone", {"card": int(key), "from_seat": owner, "why": "Cthulhu"})
+            card_gone(ctx, int(key), owner)
     for key in [k for k, a in s.agents.items() if a["where"] == "card" and a["city"] == city]:
         ctx.emit("AgentLost", {"agent": key, "why": "Cthulhu", "to": "gone"})
     prev = s.owner.get(city)
     if prev is not None:
         ctx.emit("CityLost", {"seat": prev, "city": city})
-    card = s.cat.city_card[city]
-    ctx.emit("CardGone", {"card": card, "from_seat": prev, "why": "Cthulhu"})
+    card_gone(ctx, s.cat.city_card[city], prev)
     for c in list(s.stacks[city]):
         ctx.emit("CardGone", {"card": c, "why": "Cthulhu", "city": city})
     stack_emptied(ctx, city)
@@ -99,8 +102,19 @@ def destroy(ctx: Ctx, seat: int, city: str) -> None:
             draw_sanity(ctx, o, "Cthulhu")
     movers = [(o, f"m{o}") for o in s.seat_order_from(seat)
               if s.agents.get(f"m{o}", {}).get("where") == "board" and s.agents[f"m{o}"]["city"] == city]
+    then_end = s.step.get("then_end", "")
     set_step(ctx, None)
-    start_relocation(ctx, seat, city, movers)
+    start_relocation(ctx, seat, city, movers, then_end)
+
+
+def card_gone(ctx: Ctx, card: int, owner: int | None) -> None:
+    """A card Cthulhu takes from its owner's cards; from revision 2 one taken from the hand is replaced at once,
+    and a deck searched for one is shuffled, as for a City card ("If at any time during the game you are forced
+    to lose a card from your hand, draw a replacement card immediately")."""
+    where = where_is(ctx.s, owner, card) if owner is not None else ""
+    ctx.emit("CardGone", {"card": card, "from_seat": owner, "why": "Cthulhu"})
+    if owner is not None and ctx.s.readings.revision >= 2:
+        hand_card_lost(ctx, owner, where)
 
 
 # --- actions given by Permanent Effects --------------------------------------------------
@@ -112,8 +126,9 @@ def options(s: State, seat: int) -> list[Action]:
         for card in sorted(pl.hand):
             city = s.cat.card_city.get(card)
             if city:
+                places = devils_island_places(s, city)
                 out += [{"kind": "devils_island", "card": card, "player": o} for o in range(s.n)
-                        if s.cube_list(f"city:{city}")[o]]
+                        if any(s.cube_list(place)[o] for place in places)]
     if s.has_pe(seat, "mi_go"):
         if len(s.migo) < 2:
             out += [{"kind": "mi_go", "card": c} for c in sorted(pl.hand)
@@ -132,14 +147,25 @@ def options(s: State, seat: int) -> list[Action]:
     return out
 
 
+def devils_island_places(s: State, city: str) -> list[str]:
+    """Where Devil's Island takes a player's cubes from: the City box, and, if the table reads "that city" so,
+    its face-up Game card."""
+    top = s.top(city)
+    if s.readings.devils_island == "city_and_card" and top is not None:
+        return [f"city:{city}", f"card:{top}"]
+    return [f"city:{city}"]
+
+
 def perform(ctx: Ctx, seat: int, a: Action) -> None:
     s = ctx.s
     kind = a["kind"]
     if kind == "devils_island":
         city = s.cat.card_city[a["card"]]
         play(ctx, seat, [a["card"]], "Devil's Island")
-        n = s.cube_list(f"city:{city}")[a["player"]]
-        ctx.emit("CubesMoved", {"seat": a["player"], "from": f"city:{city}", "to": "limbo", "count": n})
+        for place in devils_island_places(s, city):
+            n = s.cube_list(place)[a["player"]]
+            if n:
+                ctx.emit("CubesMoved", {"seat": a["player"], "from": place, "to": "limbo", "count": n})
         return complete_action(ctx, seat, True)
     if kind == "mi_go":
         ctx.emit("CardsPlayed", {"seat": seat, "cards": [a["card"]], "use": "Mi-go", "to": "mi_go"})

@@ -1,6 +1,6 @@
 """A Study in Emerald (1st edition) as a player reads it: the map, the hand as cards, the table.
 
-Built only from a view (``view.build_view``), never from the state; see ``pbem.presentation``.
+Built only from a view (``view.build_view``), never from the state; see ``pbem.games.presentation``.
 A card is named by the number printed on it, which is the number commands accept.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import short_text, wrap_text
+from pbem.games.presentation import short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")

@@ -251,7 +251,7 @@ def vp(s: State, i: int, board: Board, memo: Memo | None) -> int:
     p = s.players[i]
     if not p.revealed:  # ``scoring.total`` of the public score, from the tallies
         return (board.city_vp[i] + board.assassinated[i] + board.hidden[i]
-                + s.cat.game["necronomicon_vp"] * scoring.held(s, i, "Necronomicon"))
+                + s.cat.game["necronomicon_vp"] * scoring.necronomicons(s, i))
     mine = (p.side, scoring.holdings(s, i), p.yog_vp, score_deps(s, i, board))
     found = memo.get(("vp", i)) if memo is not None else None
     if found is not None and found[0] == mine:

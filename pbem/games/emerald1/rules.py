@@ -14,6 +14,7 @@ from pbem.games.emerald1.data import Catalog, catalog, load_data
 from pbem.games.emerald1.effects import Ctx, draw, turn_top
 from pbem.games.emerald1.events import EVENT_TYPES
 from pbem.games.emerald1.evolve import PLANS, plan
+from pbem.games.emerald1.options import OPTIONS, readings, recorded
 from pbem.games.emerald1.scoring import final_scores
 from pbem.games.emerald1.state import LOYALIST, RESTORATIONIST, State
 from pbem.games.emerald1.view import build_view
@@ -22,11 +23,12 @@ from pbem.games.emerald1.view import build_view
 class Emerald1Rules:
     name = "emerald1"
     title = "A Study in Emerald (1st edition)"
-    version = "1"
+    version = "2"  # 2: the state holds the game's readings (options and revision); snapshots of 1 are passed over
     min_seats = 2
     max_seats = 5
     event_types = EVENT_TYPES
     made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
+    option_choices = OPTIONS  # offered in words on the new-game page
     # Offered to every player from the start, so that setting an order tells nothing about what they hold.
     standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player attacks: reveal a double agent or use "
                              "Master of Disguise if you can stop it (always), or let it happen (never)."}
@@ -34,11 +36,16 @@ class Emerald1Rules:
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)
 
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """The options a new game records: each option's chosen reading or its default, and the rules' revision."""
+        return recorded(chosen)
+
     def initial_state(self, config: GameConfig) -> State:
         n = len(config.seats)
         if not self.min_seats <= n <= self.max_seats:
             raise InvalidAction(f"A Study in Emerald (1st edition) is for 2 to 5 players, not {n}.")
-        return State(catalog(config.data or load_data(None)), tuple(s.name for s in config.seats))
+        return State(catalog(config.data or load_data(None)), tuple(s.name for s in config.seats),
+                     readings(config.options))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)
@@ -73,6 +80,16 @@ class Emerald1Rules:
             draw(ctx, seat, g["hand_size"])
         ctx.emit("FirstPlayerChosen", {"seat": rng.randint(0, n - 1)})
         return ctx.events
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the game's words (``docs/emerald1-positions.md``)."""
+        from pbem.games.emerald1.position import position
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """A game begun from ``position``: checked like data, then given as its first events."""
+        from pbem.games.emerald1.from_position import setup_from
+        return setup_from(config, position, self.initial_state(config))
 
     def evolve(self, state: State, event: Event) -> State:
         found = PLANS.get(event.type) or plan(event.type)

@@ -56,6 +56,13 @@ def held(s: State, seat: int, name: str) -> int:
     return sum(hand.count(c) + deck.count(c) + discard.count(c) for c in tab.ids[name])
 
 
+def necronomicons(s: State, seat: int) -> int:
+    """The Necronomicons that score for the player: those among their cards, and until the game ends those they
+    removed face down (revision 2: "when the game ends you lose the points gained from it")."""
+    hidden = s.players[seat].hidden_necronomicons
+    return held(s, seat, "Necronomicon") + (hidden if s.phase != "over" else 0)
+
+
 def _held(s: State, seat: int) -> dict[str, int]:
     """How many of each card that scores the player has among their cards (hand, deck, discard)."""
     names = tables(s.cat).scoring
@@ -78,7 +85,7 @@ def breakdown(s: State, seat: int, side: str, final: bool = False) -> dict[str, 
         return held[name]
 
     out = {"cities": sum(cat.city[c]["vp"] for c, o in s.owner.items() if o == seat),
-           "necronomicon": cat.game["necronomicon_vp"] * _count(s, seat, "Necronomicon")}
+           "necronomicon": cat.game["necronomicon_vp"] * necronomicons(s, seat)}
     royals = {how: sum(cat.city[c]["royal"]["vp"] for c, r in s.royal.items() if r[0] == seat and r[1] == how)
               for how in ("assassinated", "hidden")}
     if side == "":
@@ -117,9 +124,9 @@ def total(s: State, seat: int, side: str, final: bool = False) -> int:
     for c, o in s.owner.items():
         if o == seat:
             pts += tab.city_vp[c]
-    necronomicons = held(s, seat, "Necronomicon")
-    if necronomicons:
-        pts += g["necronomicon_vp"] * necronomicons
+    found = necronomicons(s, seat)
+    if found:
+        pts += g["necronomicon_vp"] * found
     if side == "":
         for c, r in s.royal.items():
             if r[0] == seat and r[1] in ("assassinated", "hidden"):
@@ -180,7 +187,7 @@ def potential(s: State, seat: int) -> bool:
             return True
         if a["vampire"] and a["where"] == "board":
             vampires += 1
-    if held(s, seat, "Necronomicon") or (vampires and held(s, seat, "Vampire")):
+    if necronomicons(s, seat) or (vampires and held(s, seat, "Vampire")):
         return True
     return bool(held(s, seat, "Zombies")) and sum(sum(r) for r in s.zombies.values()) >= s.cat.game["zombies"]
 
@@ -255,17 +262,20 @@ NONE_HELD = dict.fromkeys(SCORING_CARDS, 0)
 
 
 def holdings(s: State, seat: int) -> tuple[int, ...]:
-    """How many of each of ``SCORING_CARDS`` the player has, in that order."""
-    found = _holdings(tables(s.cat), s.players[seat])
+    """How many of each of ``SCORING_CARDS`` score for the player, in that order (``necronomicons``)."""
+    found = _holdings(tables(s.cat), s.players[seat], s.phase != "over")
     return tuple(found.values()) if found is not None else (0,) * len(SCORING_CARDS)
 
 
-def _holdings(tab: _Tables, p: Any) -> dict[str, int] | None:
-    """How many of each scoring card the player has (``_held``), or None if none at all (the usual case)."""
+def _holdings(tab: _Tables, p: Any, on: bool = True) -> dict[str, int] | None:
+    """How many of each scoring card the player has (``_held``), with, while the game is ``on``, the
+    Necronomicons they removed face down; None if none at all (the usual case)."""
     ids = tab.all_ids
-    if ids.isdisjoint(p.hand) and ids.isdisjoint(p.deck) and ids.isdisjoint(p.discard):
+    hidden = p.hidden_necronomicons if on else 0
+    if not hidden and ids.isdisjoint(p.hand) and ids.isdisjoint(p.deck) and ids.isdisjoint(p.discard):
         return None
     out = dict.fromkeys(SCORING_CARDS, 0)
+    out["Necronomicon"] = hidden
     names = tab.scoring
     for pile in (p.hand, p.deck, p.discard):
         for c in pile:

@@ -17,6 +17,7 @@ import pickle
 from typing import Any
 
 from pbem.games.emerald1.data import Catalog
+from pbem.games.emerald1.options import Readings
 
 LOYALIST = "loyalist"
 RESTORATIONIST = "restorationist"
@@ -45,6 +46,7 @@ class Player:
         self.kills: list[list[Any]] = []   # [agent key, owner seat] of agents killed
         self.yog: list[str] = []           # agents sacrificed to Yog-Sothoth
         self.yog_vp = 0
+        self.hidden_necronomicons = 0      # removed face down: on the VP track until the end (revision 2)
         self.seen: dict[int, str] = {}     # Vladimir Burtsev: seat -> side
         self.main_dead = False
 
@@ -77,11 +79,12 @@ class Player:
 
 
 class State:
-    def __init__(self, cat: Catalog, names: tuple[str, ...]) -> None:
+    def __init__(self, cat: Catalog, names: tuple[str, ...], readings: Readings = Readings()) -> None:
         g = cat.game
         n = len(names)
         self.cat = cat
         self.names = names
+        self.readings = readings           # the game's options and rules revision, as the rules read them
         self.players = [Player(g["cubes_available"], g["cubes"] - g["cubes_available"]) for _ in range(n)]
         self.phase = "setup"
         self.setup_queue: list[int] = []

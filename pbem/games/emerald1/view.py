@@ -41,7 +41,7 @@ def _you(s: State, seat: int, parts: dict[str, Any], deps: tuple[Any, ...],
     table = face_table(cat)
     p = s.players[seat]
     side = p.side
-    key = (side, p.hand, p.deck, p.discard, p.yog_vp, deps)
+    key = (side, p.hand, p.deck, p.discard, p.yog_vp, p.hidden_necronomicons, s.phase == "over", deps)
     found = parts.get("by_kind")
     if found is not None and found[0] == key:
         by_kind, total = found[2], found[3]

@@ -136,6 +136,12 @@ LINES: dict[str, Callable[[Mapping[str, Any], str], str]] = {
                                                  else "lets it happen."),
     "StepSet": lambda p, s: _step(p.get("pending") or {}),
     "TurnStarted": lambda p, s: f"Turn {p['turn']}: {s} to play.",
+    "DecksSet": lambda p, s: (f"The deck holds {_n(len(p['deck']), 'card')}; Random Events to come: "
+                              f"{len(p['random_events'])}; personalities set aside: {len(p['set_aside'])}."),
+    "HandSet": lambda p, s: f"{s} holds {', '.join(_card(c) for c in p['cards']) or 'no card'}.",
+    "PositionSet": lambda p, s: (f"The game begins from a position, at turn {p['turn']}: {_p(p['active'])} to play; "
+                                 + "; ".join(f"{_p(i)} holds {_n(q['hand_size'], 'card')} and £{q['money']}"
+                                             for i, q in enumerate(p["players"])) + "."),
     "GameEnded": lambda p, s: f"The game is over ({ENDS.get(p['reason'], p['reason'])}). Winners: "
                                + (", ".join(_p(w) for w in p["winners"]) or "nobody") + ". "
                                + _people(p["personalities"]) + ".",
@@ -147,10 +153,16 @@ def describe(event: Event, seat: int | None) -> str:
     name = event.type.split(".", 1)[-1]
     p: Mapping[str, Any] = event.payload if isinstance(event.payload, Mapping) else {}
     if not event.visibility.allows(seat):
-        hidden = {"CardsDrawn": "draws cards", "PersonalityDealt": "is dealt a personality"}
+        # what a reader who may not see it reads: that it is private, beside the public line of the same happening
+        # ("Ann draws 5 cards."), never a second happening ("Ann draws cards.")
+        hidden = {"CardsDrawn": "The cards {s} draws are seen by {s} only.",
+                  "PersonalityDealt": "The personality dealt to {s} is seen by {s} only.",
+                  "HandSet": "The cards {s} holds are seen by {s} only."}
         if name in hidden:
-            return f"{_p(p.get('seat'))} {hidden[name]}."
+            return hidden[name].format(s=_p(p.get("seat")))
         return {"DeckShuffled": "The character deck is shuffled.", "EventsShuffled": "The Random Events are shuffled.",
+                "DecksSet": "The decks and the personalities set aside are laid out as the position gives them, "
+                            "unseen.",
                 "PersonalitiesSetAside": "The other personalities are set aside unseen."}.get(name, "Something hidden happens.")
     fn = LINES.get(name)
     line = fn(p, _p(p.get("seat"))) if fn else name

@@ -13,8 +13,9 @@ from typing import Any
 from events.rng import Rng
 from events.rules import IllegalAction, InvalidAction, Prompt
 from pbem.games.nanty import moves, randevents
-from pbem.games.nanty.effects import Ctx, Stop, demolish, draw, end, move_agent, remove_agent
+from pbem.games.nanty.effects import Ctx, Stop, demolish, draw, end, move_agent
 from pbem.games.nanty.evolve import FRESH_TURN
+from pbem.games.nanty.keepopen import could_open
 from pbem.games.nanty.scoring import deck_out_winners, scored_winners, wins_now
 from pbem.games.nanty.state import State
 
@@ -88,11 +89,13 @@ def _area(state: State, area: str) -> str:
     return state.cat.areas[area].name
 
 
-def _threat(state: State, effect: Mapping[str, Any]) -> str:
+def _threat(state: State, effect: Mapping[str, Any], seat: int) -> str:
+    """What the asked player reads: the same words whoever holds what (only whose agent it is differs)."""
     actor, where = state.names[effect["seat"]], _area(state, effect["area"])
+    whose = "your" if effect["victim"] == seat else f"{state.names[effect['victim']]}'s"
     if effect["type"] == "move":
-        return f"{actor} is about to move one of your agents from {where} to {_area(state, effect['to'])}."
-    return f"{actor} is about to remove one of your agents from {where}."
+        return f"{actor} is about to move one of {whose} agents from {where} to {_area(state, effect['to'])}."
+    return f"{actor} is about to remove one of {whose} agents from {where}."
 
 
 def prompts(state: State) -> dict[int, Prompt]:
@@ -107,7 +110,8 @@ def prompts(state: State) -> dict[int, Prompt]:
         decline: Action = {"kind": "decline"}
         held = interrupt_cards(state, seat)
         use: Action = {"kind": "interrupt", "card": held[0]} if held else decline
-        return {seat: Prompt(seat, out_of_turn, _threat(state, ask["effect"]) + " Will you stop it with an interrupt card?",
+        asked = _threat(state, ask["effect"], seat) + " Will you stop it with an interrupt card?"
+        return {seat: Prompt(seat, out_of_turn, asked,
                              decline, INTERRUPT_TOPIC, {"use": use, "decline": decline})}
     if kind == "holborn":
         text = (f"A Random Event strikes your pieces in {_area(state, ask['area'])}: pay "
@@ -264,26 +268,25 @@ def advance(ctx: Ctx) -> None:
             p["i"] += 1
             randevents.start(ctx)
             continue
-        elif sym != "interrupt" and moves.symbol_options(ctx.s, ctx.s.active, card, sym):
-            return
+        elif sym != "interrupt" and (moves.symbol_options(ctx.s, ctx.s.active, card, sym) or (
+                ctx.s.readings.revision >= 2 and could_open(ctx.s, ctx.s.active, card, sym, p.get("powers", [])))):
+            return   # a symbol with no option now stays open while a power could make it possible (revision 2)
         p["i"] += 1
 
 
 def answer_interrupt(ctx: Ctx, seat: int, card: int | None) -> None:
-    effect = ctx.p["ask"]["effect"]
+    """A card stops the effect; a decline passes the question to the next player asked, or lets it happen."""
+    ask = ctx.p["ask"]
+    effect = ask["effect"]
     ctx.p["ask"] = None
     ctx.emit("InterruptAnswered", {"seat": seat, "used": card is not None, "card": card})
     if card is not None:
         ctx.emit("CardPlayed", {"seat": seat, "card": card}, reveals=True)
         return
-    victim, area = effect["victim"], effect["area"]
-    if ctx.s.spot(area).agents[victim] == 0:   # pragma: no cover - nothing moves between offer and answer
+    if ask.get("next"):
+        ctx.p["ask"] = {**ask, "seat": ask["next"][0], "next": ask["next"][1:]}
         return
-    if effect["type"] == "move":
-        move_agent(ctx, victim, area, effect["to"], "moved")
-    else:
-        remove_agent(ctx, victim, area, "assassinated" if effect["type"] == "assassinate" else "removed",
-                     by=effect["seat"])
+    moves.let_happen(ctx, effect)
 
 
 def end_turn(ctx: Ctx) -> None:

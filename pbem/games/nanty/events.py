@@ -58,6 +58,16 @@ EVENT_TYPES: tuple[EventType, ...] = (
     _t("StepSet", "Where the turn stands: the card being resolved and any decision asked for.",
        pending=Raw(required=True)),
     _t("TurnStarted", "A player's turn begins.", seat=_seat(), turn=Int(required=True)),
+    _t("DecksSet", "Server only, a game begun from a position: the character deck and the Random Events, top first, "
+       "and the personalities set aside.", deck=fields.List(Int(), required=True),
+       random_events=fields.List(Str(), required=True), set_aside=fields.List(Str(), required=True)),
+    _t("HandSet", "A game begun from a position, to one player: the cards in their hand.", seat=_seat(),
+       cards=fields.List(Int(), required=True)),
+    _t("PositionSet", "A game begun from a position: the table as everyone sees it, and where the turn stands.",
+       turn=Int(required=True), active=Int(required=True), bank=Int(required=True),
+       discard=fields.List(Int(), required=True), events_done=fields.List(Str(), required=True),
+       players=fields.List(fields.Dict(), required=True), spots=fields.List(fields.Dict(), required=True),
+       pending=Raw(required=True)),
     _t("GameEnded", "The game ends; every personality is revealed.", reason=Str(required=True),
        winners=fields.List(Int(), required=True), personalities=fields.Dict(keys=Str(), values=Str(), required=True)),
 )

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pbem.games.nanty.state import BANK, State, bump, replace, without
+from pbem.games.nanty.state import BANK, Spot, State, bump, replace, without
 
 P = Mapping[str, Any]
 
@@ -56,6 +56,18 @@ def _turn(s: State, p: P) -> State:
     return replace(s, phase="play", active=p["seat"], turn=p["turn"], pending=FRESH_TURN)
 
 
+def _position(s: State, p: P) -> State:
+    """A game begun from a position: the public table (hands came before, each to its holder)."""
+    g = s.cat.game
+    spots = tuple(Spot(agents=tuple(x["agents"]), building=x["building"], trouble=x["trouble"],
+                       grenadiers=x["grenadiers"], citizens=x["citizens"], disabled=x["disabled"]) for x in p["spots"])
+    players = tuple(replace(pl, money=q["money"], loans=tuple(q["loans"])) for pl, q in zip(s.players, p["players"]))
+    return replace(s, spots=spots, players=players, bank=p["bank"], discard=tuple(p["discard"]),
+                   events_done=tuple(p["events_done"]), grenadiers=g["grenadiers"] - sum(x.grenadiers for x in spots),
+                   citizens=g["citizens"] - sum(x.citizens for x in spots), phase="play", active=p["active"],
+                   turn=p["turn"], pending=json.dumps(p["pending"], sort_keys=True))
+
+
 def _ended(s: State, p: P) -> State:
     return replace(s, phase="over", end_reason=p["reason"], winners=tuple(p["winners"]), pending="")
 
@@ -89,6 +101,10 @@ HANDLERS: dict[str, Callable[[State, P], State]] = {
     "InterruptAnswered": lambda s, p: s,
     "StepSet": lambda s, p: replace(s, pending=json.dumps(p["pending"], sort_keys=True) if p["pending"] else ""),
     "TurnStarted": _turn,
+    "DecksSet": lambda s, p: replace(s, deck=tuple(p["deck"]), event_deck=tuple(p["random_events"]),
+                                     set_aside=tuple(p["set_aside"])),
+    "HandSet": lambda s, p: s.with_player(p["seat"], hand=tuple(p["cards"])),
+    "PositionSet": _position,
     "GameEnded": _ended,
 }
 

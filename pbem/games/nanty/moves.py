@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pbem.games.nanty.effects import (
@@ -13,6 +14,7 @@ from pbem.games.nanty.effects import (
     pay,
     place_agent,
     place_trouble,
+    remove_agent,
     remove_pawn,
     remove_trouble,
 )
@@ -24,11 +26,13 @@ Action = dict[str, Any]
 # --- where pieces may go -------------------------------------------------------------------
 
 def agent_spots(s: State, seat: int, lift: str | None, centre: str | None = None) -> list[str]:
-    """Areas an agent may be placed in; with ``lift``, judged with that agent already lifted (GUIDE C2-17)."""
+    """Areas an agent may be placed in; with ``lift``, judged with that agent already lifted (GUIDE C2-17), or
+    still there (``relocation_adjacency = before_lifting``); never back where it was lifted from."""
     if centre is not None:
         allowed = {centre} | s.neighbours(centre)
     else:
-        own = {a for a in s.areas_with_agent(seat) if not (a == lift and s.spot(a).agents[seat] == 1)}
+        before = s.readings.relocation_adjacency == "before_lifting"
+        own = {a for a in s.areas_with_agent(seat) if before or not (a == lift and s.spot(a).agents[seat] == 1)}
         if not own:
             allowed = set(s.cat.area_ids)
         else:
@@ -106,8 +110,33 @@ def apply_symbol(ctx: Ctx, seat: int, card: int, sym: str, a: Action) -> None:
 
 
 def offer_interrupt(ctx: Ctx, effect: dict[str, Any]) -> None:
-    """The targeted player is asked whether to stop the effect, in the same words whatever they hold."""
-    ctx.p["ask"] = {"kind": "interrupt", "seat": effect["victim"], "effect": effect}
+    """Ask whether to stop the effect, in the same words whatever the asked player holds.
+
+    ``targeted``: the agent's owner is asked, always. ``any_time``: every other player holding a card (a public
+    fact), the owner first and then clockwise from the acting player, until one stops it.
+    """
+    if ctx.s.readings.interrupts == "targeted":
+        ctx.p["ask"] = {"kind": "interrupt", "seat": effect["victim"], "effect": effect}
+        return
+    actor, victim, n = effect["seat"], effect["victim"], ctx.s.n
+    order = [victim] + [(actor + i) % n for i in range(1, n) if (actor + i) % n != victim]
+    asked = [seat for seat in order if ctx.s.players[seat].hand]
+    if not asked:
+        let_happen(ctx, effect)
+        return
+    ctx.p["ask"] = {"kind": "interrupt", "seat": asked[0], "effect": effect, "next": asked[1:]}
+
+
+def let_happen(ctx: Ctx, effect: Mapping[str, Any]) -> None:
+    """Nobody stopped it: the agent is moved or removed."""
+    victim, area = effect["victim"], effect["area"]
+    if ctx.s.spot(area).agents[victim] == 0:   # pragma: no cover - nothing moves between offer and answer
+        return
+    if effect["type"] == "move":
+        move_agent(ctx, victim, area, effect["to"], "moved")
+    else:
+        remove_agent(ctx, victim, area, "assassinated" if effect["type"] == "assassinate" else "removed",
+                     by=effect["seat"])
 
 
 # --- scroll texts --------------------------------------------------------------------------
@@ -184,7 +213,9 @@ def power_options(s: State, seat: int, used: list[str]) -> list[Action]:
         info = s.cat.areas[area]
         base: Action = {"kind": "power", "area": area}
         kind = info.power
-        if kind == "place_agent" and pl.money >= g["power_agent_cost"]:
+        lifting = s.agents_in_stock(seat) == 0
+        if kind == "place_agent" and pl.money >= g["power_agent_cost"] and not (
+                lifting and s.readings.power_relocation == "none"):
             out += [{**base, "to": p["area"], **({"from": p["from"]} if "from" in p else {})}
                     for p in placements(s, seat, centre=area)]
         elif kind == "draw_discard" and s.deck:

@@ -1,6 +1,6 @@
 """Nanty Narking as a player reads it: London drawn with its river, the hand as cards, the table, in words.
 
-Built only from a view (``view.build_view``), never from the state; see ``pbem.presentation``.
+Built only from a view (``view.build_view``), never from the state; see ``pbem.games.presentation``.
 A card is named by the number printed on it, the number the commands accept (``play 012``).
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbem.presentation import short_text, wrap_text
+from pbem.games.presentation import short_text, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98")
 COLOUR_NAMES = ("red", "blue", "green", "purple")

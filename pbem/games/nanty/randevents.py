@@ -95,11 +95,17 @@ def answer_protect(ctx: Ctx, seat: int, agents: int, building: int) -> None:
 # --- the events ----------------------------------------------------------------------------
 
 def _fire(ctx: Ctx, ev: Ev) -> None:
+    """"Continue until an area without a building is rolled": ``last`` is the area the fire last reached."""
+    readings = ctx.s.readings
     if ev["stage"] in ("start", "roll"):
         area = roll(ctx, "fire")
         last = ev.get("last")
-        if ctx.s.spot(area).building < 0 or (last and area not in ctx.s.neighbours(last)):
+        if ctx.s.spot(area).building < 0:
             return _done(ctx)
+        if last and area not in ctx.s.neighbours(last):
+            if readings.fire_spread == "ends":
+                return _done(ctx)
+            return                # rolls_on: not next to the fire, that building is spared; roll again
         ev.update(stage="burn", area=area)
         return
     area = ev["area"]
@@ -107,7 +113,10 @@ def _fire(ctx: Ctx, ev: Ev) -> None:
     if saved is None:
         return
     if saved["building"]:
-        return _done(ctx)       # a building that does not burn stops the fire (rulings)
+        if readings.fire_saved_building == "stops":
+            return _done(ctx)     # as ruled before: nothing burnt there, so the fire stops
+        ev.update(stage="roll", last=area)  # goes_on: the building still stands, so the fire goes on from there
+        return
     demolish(ctx, area, "fire")
     ev.update(stage="roll", last=area)
 

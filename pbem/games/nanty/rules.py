@@ -13,8 +13,11 @@ from pbem.games.nanty import engine
 from pbem.games.nanty.data import Catalog, catalog, load_data
 from pbem.games.nanty.effects import Ctx, Stop, draw, place_agent
 from pbem.games.nanty.events import EVENT_TYPES
-from pbem.games.nanty.options import OPTIONS
 from pbem.games.nanty.evolve import apply
+from pbem.games.nanty.options import OPTIONS
+from pbem.games.nanty.position import position
+from pbem.games.nanty.readings import new_game_options, readings
+from pbem.games.nanty.setup_position import setup_events
 from pbem.games.nanty.scoring import final
 from pbem.games.nanty.state import BANK, Player, Spot, State
 from pbem.games.nanty.view import build_view
@@ -40,15 +43,20 @@ def variant(options: Mapping[str, Any]) -> str:
 class NantyRules:
     name = "nanty"
     title = "Nanty Narking"
-    version = "1"
+    version = "2"
     min_seats = 2
     max_seats = 4
     event_types = EVENT_TYPES
     option_choices = OPTIONS  # offered in words on the new-game page
     made_from_data = (MadeFromData(Catalog, lambda cat: cat.data, catalog),)  # snapshots name it by the data
     # Offered to every player from the start, so that setting an order tells nothing about a hand.
-    standing_order_topics = {engine.INTERRUPT_TOPIC: "When another player's card would remove or move one of "
-                             "your agents: play an interrupt card if you hold one (always), or let it happen (never)."}
+    standing_order_topics = {engine.INTERRUPT_TOPIC: "When you are asked whether to stop another player's card "
+                             "removing or moving an agent: play an interrupt card if you hold one (always), or let "
+                             "it happen (never)."}
+
+    def options(self, chosen: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option a new game is played under, recorded whole (``events.rules.RecordsOptions``)."""
+        return new_game_options(chosen)
 
     def load_data(self, override: Mapping[str, Any] | None) -> Mapping[str, Any]:
         return load_data(override)
@@ -64,7 +72,8 @@ class NantyRules:
         return State(cat=cat, names=tuple(s.name for s in config.seats), variant=variant(config.options),
                      players=tuple(Player() for _ in range(n)), spots=tuple(Spot(agents=zeros) for _ in cat.area_ids),
                      bank=g["bank"], grenadiers=g["grenadiers"], citizens=g["citizens"],
-                     grenadiers_disable=grenadier_rule(config.options, bool(g["grenadiers_disable_powers"])))
+                     grenadiers_disable=grenadier_rule(config.options, bool(g["grenadiers_disable_powers"])),
+                     readings=readings(config.options))
 
     def setup(self, config: GameConfig, rng: Rng) -> list[NewEvent]:
         state = self.initial_state(config)
@@ -95,6 +104,27 @@ class NantyRules:
         except Stop:   # pragma: no cover - no personality is met at the start
             pass
         return ctx.events
+
+    def position(self, state: State) -> Mapping[str, Any]:
+        """The whole position in the game's own words (``docs/nanty-positions.md``)."""
+        return position(state)
+
+    def setup_from(self, config: GameConfig, position: Mapping[str, Any], rng: Rng) -> list[NewEvent]:
+        """The first events of a game begun from ``position``: the decks and the personalities set aside for the
+        server, each personality and hand to its holder, the table to everyone. Nothing is drawn.
+
+        :raises InvalidAction: naming the field that is not a position of this game, or a position where nobody
+            could act.
+        """
+        state = self.initial_state(config)
+        events = setup_events(config, state, position)
+        after = state
+        for event in events:
+            after = apply(after, event.type, event.payload)
+        who = engine.acting(after)
+        if who is None or not engine.legal_actions(after, who[0]):
+            raise InvalidAction("The position's turn: nobody could act in it (a question that has no answer?).")
+        return events
 
     def evolve(self, state: State, event: Event) -> State:
         return apply(state, event.type, event.payload)

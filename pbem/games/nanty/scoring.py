@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.rules import Outcome
-from pbem.games.nanty.state import State
+from pbem.games.nanty.state import Spot, State
 
 
 def occupied(s: State, seat: int) -> int:
@@ -41,21 +41,26 @@ def loans_owed(s: State, seat: int) -> int:
     return len(s.players[seat].loans) * int(s.cat.game["loan_net_worth"])
 
 
+def counts(s: State, sp: Spot) -> bool:
+    """Whether pieces in this area count for Bellinger's, Scrooge's and Lloyd's goals (``grenadier_counts``)."""
+    return s.readings.grenadier_counts == "counted" or sp.grenadiers == 0
+
+
 def measure(s: State, seat: int, name: str) -> int:
     if name == "occupied":
         return occupied(s, seat)
     if name == "controlled":
         return controlled(s, seat)
     if name == "own_buildings":
-        return len(s.buildings_of(seat))
+        return sum(1 for a in s.buildings_of(seat) if counts(s, s.spot(a)))
     if name == "building_value":
         return building_value(s, seat) - loans_owed(s, seat)
     if name == "net_worth":
         return s.players[seat].money + building_value(s, seat) - loans_owed(s, seat)
     if name == "pieces":
-        return s.agents_on_board(seat) + len(s.buildings_of(seat))
+        return sum(sp.agents[seat] + (1 if sp.building == seat else 0) for sp in s.spots if counts(s, sp))
     if name == "all_buildings":
-        return sum(1 for sp in s.spots if sp.building >= 0)
+        return sum(1 for sp in s.spots if sp.building >= 0 and counts(s, sp))
     if name == "trouble":
         return s.trouble_count()
     raise ValueError(name)
@@ -107,11 +112,16 @@ def points(s: State, seat: int) -> dict[str, int]:
 
 
 def scored_winners(s: State, exclude: set[int]) -> list[int]:
-    totals = {seat: points(s, seat)["total"] for seat in range(s.n) if seat not in exclude}
-    if not totals:
+    """The most points win; a tie is shared, or (``ties = money``) goes to the most money left after loans."""
+    scored = {seat: points(s, seat) for seat in range(s.n) if seat not in exclude}
+    if not scored:
         return []
-    best = max(totals.values())
-    return sorted(seat for seat, t in totals.items() if t == best)
+    best = max(p["total"] for p in scored.values())
+    tied = sorted(seat for seat, p in scored.items() if p["total"] == best)
+    if s.readings.ties == "money":
+        most = max(scored[seat]["money"] for seat in tied)
+        tied = [seat for seat in tied if scored[seat]["money"] == most]
+    return tied
 
 
 def riots_losers(s: State) -> set[int]:
@@ -131,6 +141,12 @@ def final(s: State) -> Outcome:
         pts = points(s, seat)
         scores[seat] = pts["total"]
         breakdown[seat] = {**pts, "personality": personality(s, seat)["name"]}
-    names = ", ".join(s.names[w] for w in s.winners) or "nobody"
-    summary = f"{names} win{'s' if len(s.winners) == 1 else ''}: {REASONS.get(s.end_reason, s.end_reason)}."
+    reason = REASONS.get(s.end_reason, s.end_reason)
+    if s.readings.revision >= 2:
+        # one clause, which the log's end line goes on from ("...; seed revealed")
+        names = " and ".join(s.names[w] for w in s.winners) or "Nobody"
+        summary = f"{names} win{'' if len(s.winners) > 1 else 's'} ({reason})"
+    else:
+        names = ", ".join(s.names[w] for w in s.winners) or "nobody"
+        summary = f"{names} win{'s' if len(s.winners) == 1 else ''}: {reason}."
     return Outcome(scores=scores, breakdown=breakdown, winners=tuple(s.winners), summary=summary)

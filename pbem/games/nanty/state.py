@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pbem.games.nanty.data import Catalog
+from pbem.games.nanty.readings import Readings
 
 T = TypeVar("T")
 BANK = -1   # the bank, where money moves between a seat and the bank
@@ -67,6 +68,7 @@ class State:
     end_reason: str = ""
     winners: tuple[int, ...] = ()
     grenadiers_disable: bool = True  # rules option: a Grenadier disables its area's power (GUIDE C2-3)
+    readings: Readings = Readings()  # the contested rulings' readings and the rules' revision (options)
 
     def __getstate__(self) -> dict[str, Any]:
         """What a snapshot keeps: the fields, without the cache of the public view."""

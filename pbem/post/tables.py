@@ -1,0 +1,20 @@
+"""The post's tables: players' settings, what each seat was told, the mails a command owes, the outbox, webhooks,
+and the replies read."""
+
+from __future__ import annotations
+
+from events.store import SQLiteEventStore
+from pbem.post import owed_mail, webhooks
+from pbem.post.mail.outbox import create_tables as create_outbox
+from pbem.post.people import MAIL_COLUMNS
+
+
+def create_tables(store: SQLiteEventStore) -> None:
+    store.ensure_table("players", {"email": str, "player_id": str, "name": str, "timezone": str, **MAIL_COLUMNS},
+                       pk="email", indexes=[("player_id",), ("digest_at",)])
+    store.ensure_table("seat_mail", {"game_id": str, "seat": int, "last_seq": int}, pk=("game_id", "seat"))
+    store.ensure_table("inbound_messages", {"message_id": str, "sender": str, "received_at": str, "applied": int,
+                                            "error": str}, pk="message_id")
+    create_outbox(store)
+    webhooks.create_tables(store)
+    owed_mail.create_tables(store)

@@ -1,0 +1,400 @@
+"""Vacations: a player declares an absence (from, until, a reason), and the game's policy says what happens.
+
+The policy is chosen when the game is created (game options ``vacation`` and ``vacation_days``, in
+``pbem.GameCreated`` for all to read; ``pbem game new --vacation pause|run|allowance:DAYS``):
+
+* ``pause``: the game's clocks stop while anyone is away (``pbem.GamePaused`` when the first absence
+  begins, ``pbem.GameResumed`` and every running deadline moved on by the pause when the last ends);
+* ``run``: the deadlines run, and a time-out plays the default (such time-outs do not count towards
+  autopilot: the player said they would be away);
+* ``allowance`` (the default, 14 days per player per game): the away player's own clock stops, up to
+  what is left of their allowance, then runs: their running deadline moves later by the time stopped
+  (``pbem.DeadlineExtended``), a deadline set for them meanwhile is set that much later, and coming back
+  early gives back what was not used.
+
+Every change of a clock is an event with its reason. The table is told in the log and in their next mails
+("Bob will be away from ... until ..."); the reason only if the player shared it. A reason kept private
+enters the log as a keyed hash (``HMAC-SHA256``, as private notes do); its words stay in the ``absences``
+table, which only the player's own pages read.
+
+The scheduler starts and ends absences at their times (``tick``). Each start or end is appended at the
+seq the absence was found due at, exactly (``Kernel.record``'s ``expected_seq``): the seq is read before
+the absence's row, so if another worker started or ended it meanwhile, this worker's append fails, and
+the next run finds nothing due.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any, Sequence
+from zoneinfo import ZoneInfo
+
+from events.envelope import SCHEDULER, Event, NewEvent, seat_actor
+from events.handling import Cause, CommandResult, StaleCommand
+from events.replay import GameState
+from events.store import ConcurrencyError, Row, SQLiteEventStore
+from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED
+from pbem.errors import ServiceError
+from pbem.table.hooks import Host, WithRows
+from pbem.instance.times import zone_of
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_ENDED, ABSENCE_STARTED, MAX_REASON, POLICIES, day, when
+
+
+log = logging.getLogger(__name__)
+
+TABLE = "absences"
+COLUMNS = {"game_id": str, "absence": str, "seat": int, "starts_at": str, "until": str, "reason": str,
+           "reason_key": str, "shared": int, "status": str, "policy": str, "started_at": str, "clock_until": str,
+           "paused_game": int, "stopped_seconds": int, "ended_at": str}
+DEFAULT_DAYS = 14
+MAX_DAYS = 60  # the longest absence one declaration covers
+
+
+def create_tables(store: SQLiteEventStore) -> None:
+    store.ensure_table(TABLE, COLUMNS, pk=("game_id", "absence"),
+                       indexes=[("status", "starts_at"), ("status", "until"), ("game_id", "seat")])
+
+
+def clock_of(service: Host) -> datetime:
+    """Now, by the kernel's clock (the one events are recorded by)."""
+    return datetime.fromisoformat(service.kernel.clock()).astimezone(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---- the game's policy ----------------------------------------------------------------------
+
+def parse_policy(text: str) -> dict[str, Any]:
+    """``pause``, ``run`` or ``allowance:DAYS`` as game options.
+
+    :raises ServiceError: anything else.
+    """
+    kind, _, days = text.strip().lower().partition(":")
+    if kind in ("pause", "run") and not days:
+        return {"vacation": kind}
+    if kind == "allowance":
+        return {"vacation": "allowance", "vacation_days": check_days(days)}
+    raise ServiceError(f"a vacation policy is pause, run or allowance:DAYS (e.g. allowance:14), not {text!r}")
+
+
+def check_days(text: str) -> int:
+    """An allowance's days: a whole number from 0 to 365.
+
+    :raises ServiceError: anything else.
+    """
+    days = text.strip()
+    if not days.isascii() or not days.isdigit() or len(days) > 3 or not 0 <= int(days) <= 365:
+        raise ServiceError(f"an allowance is a whole number of days from 0 to 365 (such as {DEFAULT_DAYS}), "
+                           f"not {days!r}")
+    return int(days)
+
+
+def policy_of(options: Any) -> tuple[str, int]:
+    """The game's policy and allowance in days (the default: an allowance of 14 days)."""
+    options = options or {}
+    policy = options.get("vacation", "allowance")
+    days = options.get("vacation_days", DEFAULT_DAYS)
+    if policy not in POLICIES:
+        policy = "allowance"
+    if not isinstance(days, int) or isinstance(days, bool) or days < 0:
+        days = DEFAULT_DAYS
+    return str(policy), int(days)
+
+
+def policy_words(options: Any) -> str:
+    policy, days = policy_of(options)
+    return {"pause": "the game's clocks stop while anyone is away",
+            "run": "the deadlines run while a player is away, and the default is played on time-out",
+            "allowance": f"an away player's own clock stops, up to {days} days in this game"}[policy]
+
+
+# ---- reading a declaration --------------------------------------------------------------------
+
+def moment(value: Any, zone: str, what: str) -> datetime:
+    """A day (``2026-12-01``: its start in the player's zone) or an ISO time, as an aware datetime.
+
+    :raises ServiceError: neither.
+    """
+    text = str(value or "").strip()
+    try:
+        if len(text) == 10:
+            return datetime.combine(date.fromisoformat(text), time(0), ZoneInfo(zone))
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        raise ServiceError(f"the {what} must be a day like 2026-12-01, not {text!r}") from None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=ZoneInfo(zone))
+
+
+def reason_words(value: Any) -> str:
+    text = " ".join(str(value or "").split())
+    if len(text) > MAX_REASON:
+        raise ServiceError(f"a reason has at most {MAX_REASON} characters, this one {len(text)}")
+    return text
+
+
+def absences_of(store: SQLiteEventStore, game_id: str, seat: int | None = None,
+                live: bool = True) -> list[dict[str, Any]]:
+    """A game's absences (of one seat), planned and running ones only unless ``live`` is false."""
+    where = " AND status IN ('planned', 'active')" if live else ""
+    rows = store.query(f"SELECT * FROM {TABLE} WHERE game_id = ?{where} ORDER BY starts_at", (game_id,))
+    return [r for r in rows if seat is None or int(r["seat"]) == seat]
+
+
+def used_seconds(store: SQLiteEventStore, game_id: str, seat: int) -> int:
+    rows = store.query(f"SELECT sum(stopped_seconds) AS n FROM {TABLE} WHERE game_id = ? AND seat = ? "
+                       "AND status = 'ended'", (game_id, seat))
+    return int(rows[0]["n"] or 0)
+
+
+def check(service: Host, game_id: str, seat: int, starts: datetime, until: datetime, now: datetime) -> None:
+    """Refuse an absence the game cannot take: over, in the past, backwards, too long, or overlapping."""
+    state = service.load(game_id)
+    if state.ended:
+        raise ServiceError(f"game {game_id} is over: there is nothing to be away from")
+    today = now.astimezone(starts.tzinfo).replace(hour=0, minute=0, second=0, microsecond=0)
+    if until <= starts:
+        raise ServiceError("the absence must end after it starts (give the day you leave, then the day you are back)")
+    if starts < today:
+        raise ServiceError("the absence starts in the past: give today or a later day")
+    if until <= now:
+        raise ServiceError("the absence is over already: give a day you will be back that is still to come")
+    if until - max(starts, now) > timedelta(days=MAX_DAYS):
+        raise ServiceError(f"an absence is at most {MAX_DAYS} days; declare a longer one in parts, or ask the "
+                           "organiser to find a substitute")
+    for other in absences_of(service.store, game_id, seat):
+        if iso(starts) < other["until"] and other["starts_at"] < iso(until):
+            raise ServiceError(f"you are already away from {when(other['starts_at'])} until {when(other['until'])} "
+                               "in this game; say you are back first, or choose other days")
+
+
+def declare(service: Host, game_id: str, seat: int, starts: Any, until: Any, reason: Any = "",
+            share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
+    """Declare an absence (days in the player's zone, or ISO times); it begins at once if it starts now.
+
+    :raises ServiceError: a bad, past, too long or overlapping absence: nothing is written.
+    """
+    now = now or clock_of(service)
+    email = next(str(p["email"]) for p in service.players(game_id) if int(p["seat"]) == seat)
+    zone = zone_of(service.store, email, service.notifier.timezone if service.notifier else "UTC")
+    begin, end = moment(starts, zone, "first day away"), moment(until, zone, "day you are back")
+    words = reason_words(reason)
+    check(service, game_id, seat, begin, end, now)
+    begin = max(begin, now.replace(microsecond=0))
+    absence = secrets.token_hex(6)
+    key = secrets.token_hex(32) if words and not share else None
+    commitment = hmac.new(bytes.fromhex(key), words.encode(), hashlib.sha256).hexdigest() if key else None
+    drafts = [NewEvent(ABSENCE_DECLARED, {"seat": seat, "absence": absence, "starts_at": iso(begin),
+                                          "until": iso(end), "reason": words if share and words else None,
+                                          "reason_commitment": commitment})]
+    row = {"game_id": game_id, "absence": absence, "seat": seat, "starts_at": iso(begin), "until": iso(end),
+           "reason": words or None, "reason_key": key, "shared": int(bool(share and words)), "status": "planned",
+           "stopped_seconds": 0}
+    if begin <= now:
+        drafts += start_drafts(service, service.load(game_id), {**row, "started_at": iso(now)}, now)
+    return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause,
+                                 hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))], first=True))
+
+
+def back(service: Host, game_id: str, seat: int, *, cause: Cause, now: datetime | None = None) -> CommandResult:
+    """The player is back: their running absence ends now, or (none running) their next one is cancelled.
+
+    :raises ServiceError: no absence to end.
+    """
+    now = now or clock_of(service)
+    mine = absences_of(service.store, game_id, seat)
+    if not mine:
+        raise ServiceError("you have no absence declared in this game")
+    running = [a for a in mine if a["status"] == "active"]
+    found = running[0] if running else mine[0]
+    drafts = end_drafts(service, service.load(game_id), found, now, "back" if running else "cancelled")
+    return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause, hooks=service)
+
+
+# ---- the clocks ----------------------------------------------------------------------------
+
+def _deadline_rows(store: SQLiteEventStore, game_id: str, seat: int | None = None) -> list[dict[str, Any]]:
+    rows = store.query("SELECT seat, due_at FROM deadlines WHERE game_id = ? ORDER BY seat", (game_id,))
+    return [r for r in rows if seat is None or int(r["seat"]) == seat]
+
+
+def _moved(due_at: str, by: timedelta) -> str:
+    return iso(datetime.fromisoformat(due_at) + by)
+
+
+def start_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], now: datetime) -> list[NewEvent]:
+    """The events that begin an absence now: the start, and what the policy does to the clocks."""
+    game_id, seat = state.game_id, int(absence["seat"])
+    policy, days = policy_of(state.config.options)
+    name = state.config.seats[seat].name
+    clock_until = None
+    clocks: list[NewEvent] = []
+    if policy == "pause":
+        paused = service.store.query("SELECT paused_at FROM games WHERE game_id = ?", (game_id,))
+        if not (paused and paused[0]["paused_at"]):
+            clocks.append(NewEvent(GAME_PAUSED, {"reason": f"{name} is away until {day(absence['until'])}"}))
+    elif policy == "allowance":
+        left = days * 86_400 - used_seconds(service.store, game_id, seat)
+        stop = int(min((datetime.fromisoformat(absence["until"]) - now).total_seconds(), left))
+        if stop > 0:
+            clock_until = iso(now + timedelta(seconds=stop))
+            for row in _deadline_rows(service.store, game_id, seat):
+                clocks.append(NewEvent(DEADLINE_EXTENDED, {
+                    "seat": seat, "due_at": _moved(row["due_at"], timedelta(seconds=stop)),
+                    "reason": f"{name} is away: their clock stops until {when(clock_until)}"}))
+    return [NewEvent(ABSENCE_STARTED, {"seat": seat, "absence": absence["absence"], "policy": policy,
+                                       "clock_until": clock_until})] + clocks
+
+
+def end_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], now: datetime,
+               how: str) -> list[NewEvent]:
+    """The events that end (or cancel) an absence now, and give the clocks back."""
+    game_id, seat = state.game_id, int(absence["seat"])
+    name = state.config.seats[seat].name
+    if absence["status"] == "planned":
+        return [NewEvent(ABSENCE_ENDED, {"seat": seat, "absence": absence["absence"], "how": "cancelled",
+                                         "stopped_seconds": 0})]
+    stopped = 0
+    clocks: list[NewEvent] = []
+    if absence["clock_until"]:
+        clock_until = datetime.fromisoformat(absence["clock_until"])
+        started = datetime.fromisoformat(absence["started_at"])
+        stopped = int(max(0.0, (min(now, clock_until) - started).total_seconds()))
+        if now < clock_until:  # back early: the clock runs again from now
+            for row in _deadline_rows(service.store, game_id, seat):
+                clocks.append(NewEvent(DEADLINE_EXTENDED, {
+                    "seat": seat, "due_at": _moved(row["due_at"], now - clock_until),
+                    "reason": f"{name} is back: their clock runs again"}))
+    if absence["policy"] == "pause":
+        clocks += _resume(service, game_id, absence, name, now)
+    return [NewEvent(ABSENCE_ENDED, {"seat": seat, "absence": absence["absence"], "how": how,
+                                     "stopped_seconds": stopped})] + clocks
+
+
+def _resume(service: Host, game_id: str, absence: dict[str, Any], name: str, now: datetime) -> list[NewEvent]:
+    """Resume the game an absence paused, once nobody else is away (and only a pause an absence made: the
+    last of overlapping absences to end resumes the pause the first made)."""
+    others = [a for a in absences_of(service.store, game_id) if a["status"] == "active"
+              and a["absence"] != absence["absence"]]
+    game = service.store.query("SELECT paused_at FROM games WHERE game_id = ?", (game_id,))[0]
+    if others:  # the last to come back resumes it: hand the pause on
+        return []
+    ours = service.store.query(f"SELECT 1 FROM {TABLE} WHERE game_id = ? AND paused_game = 1 AND started_at = ?",
+                               (game_id, game["paused_at"])) if game["paused_at"] else []
+    if not ours:
+        return []  # resumed meanwhile, or the organiser's pause: theirs to end
+    paused = now - datetime.fromisoformat(game["paused_at"])
+    drafts = [NewEvent(GAME_RESUMED, {"reason": f"{name} is back"})]
+    for row in _deadline_rows(service.store, game_id):
+        drafts.append(NewEvent(DEADLINE_EXTENDED, {
+            "seat": row["seat"], "due_at": _moved(row["due_at"], paused),
+            "reason": f"the game was paused for {_span(paused)} while {name} was away"}))
+    return drafts
+
+
+def _span(delta: timedelta) -> str:
+    hours = delta.total_seconds() / 3600
+    return f"{hours:.1f} hours" if hours < 48 else f"{hours / 24:.1f} days"
+
+
+def adjust(store: SQLiteEventStore, game_id: str, drafts: list[NewEvent], now: datetime | None = None
+           ) -> list[NewEvent]:
+    """Deadlines set for a player whose clock is stopped start when it runs again (the allowance policy)."""
+    if not any(d.type == DEADLINE_SET for d in drafts):
+        return drafts
+    now = now or datetime.now(timezone.utc)
+    stopped = {int(a["seat"]): datetime.fromisoformat(a["clock_until"]) for a in absences_of(store, game_id)
+               if a["status"] == "active" and a["clock_until"]}
+    found = []
+    for draft in drafts:
+        seat = draft.payload.get("seat") if draft.type == DEADLINE_SET else None
+        if isinstance(seat, int) and seat in stopped and stopped[seat] > now:
+            payload = {**draft.payload, "due_at": _moved(draft.payload["due_at"], stopped[seat] - now),
+                       "reason": f"{draft.payload['reason']}; the clock starts when they are back, "
+                                 f"{when(iso(stopped[seat]))}"}
+            draft = NewEvent(draft.type, payload, draft.visibility, draft.reveals, draft.actor)
+        found.append(draft)
+    return found
+
+
+# ---- the read model ------------------------------------------------------------------------
+
+def rows(game_id: str, events: Sequence[Event]) -> list[Row]:
+    """The ``absences`` rows a command's events start or end."""
+    found: list[Row] = []
+    paused = any(e.type == GAME_PAUSED for e in events)
+    for event in events:
+        p = event.payload
+        key = {"game_id": game_id, "absence": p.get("absence")}
+        if event.type == ABSENCE_STARTED:
+            found.append(Row(TABLE, {**key, "status": "active", "policy": p["policy"], "started_at": event.recorded_at,
+                                     "clock_until": p["clock_until"], "paused_game": int(paused)},
+                             pk=("game_id", "absence")))
+        elif event.type == ABSENCE_ENDED:
+            found.append(Row(TABLE, {**key, "status": "ended", "ended_at": event.recorded_at,
+                                     "stopped_seconds": p["stopped_seconds"]}, pk=("game_id", "absence")))
+    return found
+
+
+    def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
+        return self.extra + self.service.rows(before, after, events)
+
+
+# ---- the scheduler ---------------------------------------------------------------------------
+
+def due(store: SQLiteEventStore, now: datetime) -> list[dict[str, Any]]:
+    """Absences to start or to end now (indexed by status and time), in running games."""
+    moment_ = iso(now)
+    return store.query(
+        f"SELECT a.* FROM {TABLE} a JOIN games g ON g.game_id = a.game_id WHERE g.status = 'running' AND "
+        "((a.status = 'planned' AND a.starts_at <= ?) OR (a.status = 'active' AND a.until <= ?)) "
+        "ORDER BY a.game_id, a.starts_at", (moment_, moment_))
+
+
+def act(service: Host, absence: dict[str, Any], now: datetime) -> CommandResult | None:
+    """Start or end one absence found due, if it still is: exactly at the seq it was found at."""
+    game_id = str(absence["game_id"])
+    seq = service.store.last(game_id)[0]  # first the seq, then the row: a later start or end moves the seq
+    rows = service.store.query(f"SELECT * FROM {TABLE} WHERE game_id = ? AND absence = ?",
+                               (game_id, absence["absence"]))
+    if not rows:
+        return None
+    found = rows[0]
+    state = service.load(game_id)
+    if state.ended or state.seq != seq:
+        return None  # moved on since: the next run looks again
+    if found["status"] == "planned" and found["starts_at"] <= iso(now):
+        drafts = start_drafts(service, state, {**found, "started_at": iso(now)}, now)
+    elif found["status"] == "active" and found["until"] <= iso(now):
+        drafts = end_drafts(service, state, found, now, "over")
+    else:
+        return None
+    return service.kernel.record(game_id, drafts, actor=SCHEDULER,
+                                 cause=Cause("scheduler", {"absence": found["absence"]}),
+                                 hooks=service, expected_seq=seq)
+
+
+def tick(service: Host, now: datetime) -> int:
+    """Start and end every absence due now; returns how many changed. Safe to run on several workers."""
+    done = 0
+    for absence in due(service.store, now):
+        try:
+            if act(service, absence, now):
+                done += 1
+        except (StaleCommand, ConcurrencyError) as err:  # another worker (or player) came first
+            log.info("absence %s of game %s left to the next run: %s", absence["absence"], absence["game_id"], err)
+    return done
+
+
+def reason_of(store: SQLiteEventStore, game_id: str, seat: int | None, event: Event) -> str | None:
+    """A kept reason's words, for the absent player only."""
+    if event.type != ABSENCE_DECLARED or seat is None or event.payload.get("seat") != seat:
+        return None
+    rows = store.query(f"SELECT reason FROM {TABLE} WHERE game_id = ? AND absence = ? AND seat = ?",
+                       (game_id, event.payload["absence"], seat))
+    return str(rows[0]["reason"]) if rows and rows[0]["reason"] else None

@@ -1,0 +1,151 @@
+"""The events of a seat's life at the table: absences, autopilot, resignation and replacement.
+
+They are the delivery layer's (``pbem.*``): they change no position, so they outdate no link (but a
+replacement ends the old holder's links: ``pbem.table.replacing``). All are public: the table is told who is
+away until when, who is on autopilot, who resigned and that a seat has a new player. What is private
+stays out of the log: an absence's reason the player kept to themselves enters it as a keyed hash only
+(its words are in the ``absences`` table, read by its writer's pages), and a new holder's address as a
+salted hash only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Sequence
+
+from marshmallow import Schema, fields, validate
+
+from events.envelope import Event
+from events.rules import EventType
+
+ABSENCE_DECLARED = "pbem.AbsenceDeclared"
+ABSENCE_STARTED = "pbem.AbsenceStarted"
+ABSENCE_ENDED = "pbem.AbsenceEnded"
+AUTOPILOT_ON = "pbem.AutopilotOn"
+AUTOPILOT_OFF = "pbem.AutopilotOff"
+AUTOPILOT_PLAYED = "pbem.AutopilotPlayed"
+SEAT_RESIGNED = "pbem.SeatResigned"
+SEAT_REPLACED = "pbem.SeatReplaced"
+
+POLICIES = ("pause", "run", "allowance")
+ENDINGS = ("over", "back", "cancelled", "replaced")
+MAX_REASON = 200
+
+# What the table reads of these in its mails' "since your last mail" (every one of them is public).
+TOLD_TYPES = (ABSENCE_DECLARED, ABSENCE_STARTED, ABSENCE_ENDED, AUTOPILOT_ON, AUTOPILOT_OFF, SEAT_RESIGNED,
+              SEAT_REPLACED)
+
+
+class AbsenceDeclaredSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    absence = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    starts_at = fields.String(required=True)
+    until = fields.String(required=True)
+    reason = fields.String(required=True, allow_none=True, validate=validate.Length(max=MAX_REASON))
+    reason_commitment = fields.String(required=True, allow_none=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+
+
+class AbsenceStartedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    absence = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    policy = fields.String(required=True, validate=validate.OneOf(POLICIES))
+    clock_until = fields.String(required=True, allow_none=True)  # allowance: until when the seat's clock stops
+
+
+class AbsenceEndedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    absence = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    how = fields.String(required=True, validate=validate.OneOf(ENDINGS))
+    stopped_seconds = fields.Integer(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class SeatReasonSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    reason = fields.String(required=True, validate=validate.Length(max=MAX_REASON))
+
+
+class AutopilotPlayedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    action = fields.Dict(required=True)
+
+
+class SeatReplacedSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    holder = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+
+
+SEAT_EVENT_TYPES = (
+    EventType(ABSENCE_DECLARED, AbsenceDeclaredSchema,
+              doc="A player will be away from starts_at until until (UTC); the reason only if they shared it, "
+                  "else a keyed hash of it (reason_commitment) or nothing."),
+    EventType(ABSENCE_STARTED, AbsenceStartedSchema,
+              doc="A player's absence began; policy says what the game does (pause the clocks, run, or stop "
+                  "the player's own clock until clock_until, within the allowance)."),
+    EventType(ABSENCE_ENDED, AbsenceEndedSchema,
+              doc="A player's absence ended: over, back early, cancelled before it began, or replaced; "
+                  "stopped_seconds of the allowance were used."),
+    EventType(AUTOPILOT_ON, SeatReasonSchema,
+              doc="A seat went on autopilot (missed deadlines in a row, or a resignation): the scheduler "
+                  "plays its default at every prompt."),
+    EventType(AUTOPILOT_OFF, SeatReasonSchema, doc="A seat came off autopilot: its player is back."),
+    EventType(AUTOPILOT_PLAYED, AutopilotPlayedSchema,
+              doc="The scheduler played the default action for a seat on autopilot."),
+    EventType(SEAT_RESIGNED, SeatReasonSchema, doc="A player resigned; their seat follows the game's rule "
+                                                   "for resignations (reason says which)."),
+    EventType(SEAT_REPLACED, SeatReplacedSchema,
+              doc="The organiser gave a seat to another player (name; holder: a salted hash of the address); "
+                  "the old holder's links stop working."),
+)
+
+
+def day(moment: str) -> str:
+    """``8 December`` (with the year when it is not this year's)."""
+    parsed = datetime.fromisoformat(moment)
+    text = f"{parsed.day} {parsed.strftime('%B')}"
+    return text if parsed.year == datetime.now(parsed.tzinfo).year else f"{text} {parsed.year}"
+
+
+def when(moment: str) -> str:
+    parsed = datetime.fromisoformat(moment)
+    return f"{day(moment)} {parsed.strftime('%H:%M')} UTC"
+
+
+def describe(event: Event, names: Sequence[str], seat: int | None = None, own_reason: str | None = None) -> str:
+    """One of these events in words; every one is public (a kept reason is read by its writer only)."""
+    p = event.payload
+
+    def name(s: int) -> str:
+        return names[s] if 0 <= s < len(names) else f"seat {s}"
+
+    if event.type == ABSENCE_DECLARED:
+        reason = p.get("reason") or (own_reason if seat == p["seat"] else None)
+        told = f" ({reason})" if reason else ""
+        return f"{name(p['seat'])} will be away from {when(p['starts_at'])} until {when(p['until'])}{told}"
+    if event.type == ABSENCE_STARTED:
+        clock = {"pause": "; the game's clocks stop meanwhile",
+                 "run": "; the deadlines run, and the default is played on time-out"}.get(p["policy"], "")
+        if p["policy"] == "allowance":
+            clock = (f"; their clock stops until {when(p['clock_until'])}" if p["clock_until"]
+                     else "; their allowance of days away is used up, so their clock runs")
+        return f"{name(p['seat'])} is away{clock}"
+    if event.type == ABSENCE_ENDED:
+        return {"over": f"{name(p['seat'])}'s absence is over",
+                "back": f"{name(p['seat'])} is back",
+                "cancelled": f"{name(p['seat'])} will not be away after all",
+                "replaced": f"{name(p['seat'])}'s absence ends with the change of player"}[p["how"]]
+    if event.type == AUTOPILOT_ON:
+        return f"{name(p['seat'])} is on autopilot ({p['reason']}): the default is played for them at once"
+    if event.type == AUTOPILOT_OFF:
+        return f"{name(p['seat'])} is off autopilot ({p['reason']})"
+    if event.type == AUTOPILOT_PLAYED:
+        return f"the default was played for {name(p['seat'])} (autopilot)"
+    if event.type == SEAT_RESIGNED:
+        return f"{name(p['seat'])} resigned ({p['reason']})"
+    if event.type == SEAT_REPLACED:
+        return f"{name(p['seat'])}'s seat is now played by {p['name']}"
+    return event.type
+
+
+def is_seat_event(event: Event) -> bool:
+    return event.type in TOLD_TYPES or event.type == AUTOPILOT_PLAYED

@@ -1,0 +1,138 @@
+"""Real headless Chromium for the browser tests, driven by selenium over Debian's chromedriver.
+
+One Chromium serves every browser test of a test process (the ``chrome`` fixture in ``tests/conftest.py``); each
+test gets it cleared (``browser``). ``Browser`` keeps the few steps the tests say, over selenium's driver: ``go``,
+``find``, ``click``, ``wait_text``, ``run``, ``resize``, ``screenshot``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service as DriverService
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webelement import WebElement
+from selenium.webdriver.support.ui import WebDriverWait
+from werkzeug.serving import make_server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+MISSING = "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
+WINDOW = (1100, 1500)
+
+
+def start_chrome(profile: Path) -> webdriver.Chrome:
+    """Headless Chromium with the flags this closed network needs (no background connections to Google)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=DriverService(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(120)
+    return driver
+
+
+class Browser:
+    """The steps the browser tests take, in their words, over one selenium driver (``driver`` for the rest)."""
+
+    def __init__(self, driver: webdriver.Chrome) -> None:
+        self.driver = driver
+
+    def go(self, url: str) -> None:
+        self.driver.get(url)
+
+    def find(self, css: str) -> WebElement:
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css: str) -> list[WebElement]:
+        return list(self.driver.find_elements(By.CSS_SELECTOR, css))
+
+    def xpath_all(self, xpath: str) -> list[WebElement]:
+        return list(self.driver.find_elements(By.XPATH, xpath))
+
+    def click(self, element: WebElement) -> None:
+        element.click()
+
+    def type(self, element: WebElement, text: str) -> None:
+        element.send_keys(text)
+
+    def attr(self, element: WebElement, name: str) -> str:
+        return str(element.get_property(name))
+
+    def text(self, css: str = "body") -> str:
+        return str(self.find(css).text)
+
+    def wait_text(self, expected: str, seconds: float = 20) -> str:
+        """The page's text once it shows ``expected`` (a submitted form's page may still be loading)."""
+        seen = [""]
+
+        def shows(driver: Any) -> bool:
+            try:
+                seen[0] = driver.find_element(By.TAG_NAME, "body").text
+            except (StaleElementReferenceException, NoSuchElementException):  # the old page went away meanwhile
+                return False
+            return expected in seen[0]
+
+        try:
+            WebDriverWait(self.driver, seconds, poll_frequency=0.05).until(shows)
+        except Exception:
+            raise AssertionError(f"the page never showed {expected!r}: {seen[0]}") from None
+        return seen[0]
+
+    def url(self) -> str:
+        return str(self.driver.current_url)
+
+    def run(self, script: str, *args: Any) -> Any:
+        """The value of a JavaScript function body run in the page."""
+        return self.driver.execute_script(script, *args)
+
+    def resize(self, width: int, height: int) -> None:
+        self.driver.set_window_size(width, height)
+
+    def screenshot(self, path: Path) -> None:
+        path.write_bytes(self.driver.get_screenshot_as_png())
+
+    def reset(self) -> None:
+        """As a new browser: no cookies, the default window, a blank page."""
+        self.driver.delete_all_cookies()
+        self.driver.get("about:blank")
+        self.resize(*WINDOW)
+
+
+def serve(tmp_path: Path, settings: dict[str, Any] | None = None) -> Iterator[tuple[str, Any]]:
+    """The app of a fresh instance on a free loopback port, in a thread: (base address, app)."""
+    from pbem.web import create_app
+    from web.conftest import SECRET
+    holder: dict[str, Any] = {}
+    httpd = make_server("127.0.0.1", 0, lambda env, start: holder["app"](env, start), threaded=True)
+    base = f"http://127.0.0.1:{httpd.server_port}"
+    holder["app"] = create_app({"instance": tmp_path / "inst", "secret_key": SECRET, "dev_mode": True,
+                                "base_url": base, **(settings or {})})
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield base, holder["app"]
+    httpd.shutdown()
+    thread.join()
+
+
+def newest_mails(browser: Browser, base: str, emails: Sequence[str]) -> dict[str, tuple[str, str]]:
+    """Each player's newest mail in the dev mailbox: its subject and its page's address."""
+    browser.go(f"{base}/dev/mail")
+    newest: dict[str, tuple[str, str]] = {}
+    for row in browser.find_all("tbody tr"):
+        cells = row.find_elements(By.CSS_SELECTOR, "td")
+        to = cells[0].text
+        link = cells[1].find_element(By.CSS_SELECTOR, "a")
+        for email in emails:
+            if email in to and email not in newest:
+                newest[email] = (browser.attr(link, "textContent"), browser.attr(link, "href"))
+        if len(newest) == len(emails):
+            break
+    return newest
