@@ -1,8 +1,8 @@
 """The house's floors: dependencies point one way, nothing below the service facade imports it, and no circles.
 
-From the ground up: ``events`` (the kernel) ← ``pbem.games`` ← ``pbem.errors``, ``pbem.instance``, ``pbem.bots`` ←
-``pbem.table`` ← ``pbem.proof`` ← ``pbem.post`` ← ``pbem.organising`` ← ``pbem.service`` (the facade) ←
-``pbem.web``, ``pbem.scheduler`` ← ``cli``. A module may import its own floor's modules and any lower floor's,
+From the ground up: ``events`` (the kernel) ← ``pbem.games`` ← ``pbem.errors``, ``pbem.instance`` ←
+``pbem.table`` ← ``pbem.proof`` ← ``pbem.post`` ← ``pbem.organising``, ``pbem.bots`` ← ``pbem.service`` (the
+facade) ← ``pbem.web``, ``pbem.scheduler`` ← ``cli``. A module may import its own floor's modules and any lower floor's,
 never a higher one's (``docs/architecture.md`` draws the plan); imports made only for type checking count too.
 A game's ``bot.py`` (its sampler and evaluation for the computer players) sits on the floor of ``pbem.bots``.
 """
@@ -16,8 +16,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
 FORBIDDEN_IN_EVENTS = ("pbem", "cli", "flask", "werkzeug", "jinja2", "apscheduler", "click")
-FLOORS = (("events",), ("pbem.games",), ("pbem.errors", "pbem.instance", "pbem.bots"), ("pbem.table",), ("pbem.proof",),
-          ("pbem.post",), ("pbem.organising",), ("pbem.service",), ("pbem.web", "pbem.scheduler"), ("cli",))
+FLOORS = (("events",), ("pbem.games",), ("pbem.errors", "pbem.instance"), ("pbem.table",), ("pbem.proof",),
+          ("pbem.post",), ("pbem.organising", "pbem.bots"), ("pbem.service",), ("pbem.web", "pbem.scheduler"),
+          ("cli",))
 
 
 def module_name(path: Path) -> str:

@@ -5,5 +5,6 @@ the legal actions) and its own seeded randomness, never the state. The levels (`
 ``greedy`` and ``search``. Each game supplies, in its folder's ``bot.py`` (``games``), a sampler (the hidden parts
 drawn again consistently with what the seat saw: ``hidden``, ``skeleton``) and an evaluation (``estimate`` helps).
 ``move`` gives a bot's move from what the service holds for a seat; ``table`` and ``duel`` play whole games
-offline. Imports ``events`` and ``pbem.games`` only.
+offline. Imports ``events``, ``pbem.games`` and the one rule of who reads what (``pbem.proof.reading``); never
+``pbem.service``.
 """

@@ -1,7 +1,7 @@
 """What one seat may know of a game: the only thing a bot is given.
 
 ``knowledge_of`` is the one place where a bot's input is made from the game, and the one place where it asks
-what a seat may read of an event: every other module of ``pbem.bots`` and every game's ``bot.py`` read a
+what a seat may read of an event (``pbem.proof.reading``, the project's one rule for every reader): every other module of ``pbem.bots`` and every game's ``bot.py`` read a
 ``Knowledge``, never a ``GameState`` or the rules' state.
 """
 
@@ -14,6 +14,7 @@ from events.envelope import Event, Visibility
 from events.replay import effective
 from events.schema import ACTIONS_UNDONE
 from events.rules import Action, GameConfig, Rules
+from pbem.proof.reading import Reader, reads_payload
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ def knowledge_of(rules: Rules[Any], rules_version: str, config: GameConfig, even
 
 
 def _seen(event: Event, seat: int) -> SeenEvent:
-    # The one visibility question of pbem.bots: when the project's single rule for every reader exists, ask it here.
-    payload = event.payload if event.visibility.allows(seat) else None
+    # The one visibility question of pbem.bots, asked of the project's one rule. A bot decides only in a game still
+    # going, so nothing has opened at an end; its seat reads the seat's events whoever held it before.
+    payload = event.payload if reads_payload(Reader(seat=seat), event, ended=False) else None
     return SeenEvent(event.seq, event.type, event.actor, event.visibility, payload)
