@@ -10,7 +10,11 @@ import pytest
 
 from pbem.bots.games import game_bot
 from pbem.bots.hidden import is_token
+from pbem.bots.knowledge import knowledge_of
+from pbem.bots.play import by_kind
 from pbem.bots.skeleton import Worlds
+from pbem.bots.table import Table, config_for
+from pbem.games import all_games
 from tests.bots.positions import plain, positions
 
 CASES = [("nanty", 2, 1), ("nanty", 3, 2), ("nanty", 4, 3),
@@ -70,3 +74,38 @@ def test_a_fresh_fold_and_a_carried_one_give_the_same_world_for_the_same_draws(g
         assert plain(position.rules.view(one, None)) == plain(position.rules.view(other, None))
         for seat in range(3):
             assert plain(position.rules.view(one, seat)) == plain(position.rules.view(other, seat))
+
+
+def test_a_card_another_player_removed_face_down_is_any_of_their_hand_and_a_necronomicon_keeps_its_points() -> None:
+    # 1st edition, revision 2: The Third Section played at move 191 of this seeded game removes a card of the
+    # player's hand face down; a Necronomicon removed so keeps its points on the track until the end.
+    rules = all_games()["emerald1"]
+    table = Table(rules, config_for(rules, 3), "bots-remove-15")
+    pick = random.Random(15)
+    remover = -1
+    while remover < 0:
+        seat = table.prompted()
+        assert seat is not None
+        legal = rules.legal_actions(table.state, seat)
+        removing = [a for a in legal if isinstance(a, dict) and "remove" in a]
+        table.act(seat, removing[0] if removing else by_kind(pick, legal))
+        remover = seat if removing else -1
+    state = table.state
+    assert state.readings.revision >= 2 and len(state.removed_secret) == 1
+    seat = (remover + 1) % 3
+    known = knowledge_of(rules, rules.version, table.config, table.events, state, seat)
+    assert [e.payload for e in known.events if e.type == "emerald1.CardRemovedFace"] == [None]
+    skeleton = Worlds(game_bot("emerald1").SKELETON).skeleton(known)
+    rnd = random.Random(3)
+    removed: set[str] = set()
+    for _ in range(60):
+        world = skeleton.world(rnd)
+        assert plain(rules.view(world, seat)) == plain(known.view)
+        assert not placeholders(world)
+        card = world.removed_secret[0]
+        assert card not in world.players[remover].hand
+        removed.add(world.cat.cards[card].name)
+        necronomicon = world.cat.cards[card].name == "Necronomicon"
+        assert world.players[remover].hidden_necronomicons == state.players[remover].hidden_necronomicons - (
+            state.cat.cards[state.removed_secret[0]].name == "Necronomicon") + necronomicon
+    assert len(removed) > 1  # which card it was is drawn again among the hand's

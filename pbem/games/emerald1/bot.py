@@ -49,6 +49,7 @@ class Emerald1Skeleton(Skeleton[State]):
         self.flipped_of: dict[Token, Token] = {}       # a side seen of a player who had changed sides
         self.taken: dict[int, list[Token]] = {}        # the counters each player drew last, face down to us
         self.counters_dealt = False
+        self.removed_by: dict[Token, int] = {}         # a card removed face down, unseen: who removed it
 
     # --- folding --------------------------------------------------------------------------
 
@@ -63,7 +64,11 @@ class Emerald1Skeleton(Skeleton[State]):
             return
         if name in TWINS and self.waiting is not None and self.waiting.type.endswith("." + TWINS[name]):
             waiting, self.waiting = self.waiting, None
-            self.apply(waiting, self._twin(TWINS[name], p))
+            filled = self._twin(TWINS[name], p)
+            if TWINS[name] == "CardRemovedFace" and is_token(filled["card"]):
+                self._removed_face(filled["seat"], filled["card"])
+            else:
+                self.apply(waiting, filled)
         self._shown(name, p)
         self.apply(event)
 
@@ -150,6 +155,16 @@ class Emerald1Skeleton(Skeleton[State]):
         # CardRemovedFace: any card of the hand, face down
         mixed = self._mix(seat, "hand", list(pl.hand))
         return {"seat": seat, "card": mixed[0]}
+
+    def _removed_face(self, seat: int, card: Token) -> None:
+        """The rules' fold of a card removed face down, for a card the seat did not see: the rules ask which card
+        it was (a Necronomicon's points stay until the end), so that is counted when it gets its value (``remap``)."""
+        hand = list(self.state.players[seat].hand)
+        hand.remove(card)
+        new = _with_player(self.state, seat, hand=hand)
+        new.removed_secret = [*self.state.removed_secret, card]
+        self.state = new
+        self.removed_by[card] = seat
 
     def _mix(self, seat: int, field: str, items: list[Any]) -> list[Token]:
         """``items`` of one of the player's lists, put in one pool: which of them went where, the seat did not
@@ -294,6 +309,11 @@ class Emerald1Skeleton(Skeleton[State]):
         new.da_pool = _sub(state.da_pool, values)
         new.sanity_pool = _sub(state.sanity_pool, values)
         new.removed_secret = _sub(state.removed_secret, values)
+        if self.removed_by:
+            for card, seat in self.removed_by.items():
+                value = values.get(card)
+                if value is not None and card in state.removed_secret and _necronomicon(state, value):
+                    new.players[seat].hidden_necronomicons += 1  # a copy made above
         return new
 
     def _with_sides(self, values: Mapping[Token, Any]) -> Mapping[Token, Any]:
@@ -309,6 +329,11 @@ class Emerald1Skeleton(Skeleton[State]):
 
 def _sub(items: list[Any], values: Mapping[Token, Any]) -> list[Any]:
     return [values.get(x, x) for x in items] if any(is_token(x) for x in items) else items
+
+
+def _necronomicon(state: State, card: Any) -> bool:
+    # As the rules' fold of a card removed face down counts it (revision 2 only).
+    return state.readings.revision >= 2 and state.cat.cards[card].name == "Necronomicon"
 
 
 def _with_player(state: State, seat: int, **changes: Any) -> State:
