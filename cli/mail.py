@@ -53,7 +53,7 @@ def mail_status(ctx: click.Context, as_json: bool) -> None:
 @mail.command("send")
 @click.pass_context
 def mail_send(ctx: click.Context) -> None:
-    """Send the due mails now, once (what the scheduler does every few seconds).
+    """Send every due mail now, in batches of 200 (what the scheduler does a batch at a time, every few seconds).
 
     Safe beside a running worker: each mail is claimed by one sender before it is sent.
     Example: pbem mail send
@@ -63,7 +63,7 @@ def mail_send(ctx: click.Context) -> None:
     from pbem.scheduler import Jobs
 
     try:
-        Jobs(load_settings(ctx)).send_mail()
+        Jobs(load_settings(ctx)).send_mail(every=True)
     except ConfigError as err:  # e.g. a dkim_key that cannot be read: nothing is sent unsigned
         raise click.ClickException(str(err)) from None
     with open_service(ctx) as service:

@@ -14,6 +14,8 @@ from cli.common import (load_settings as _settings, open_service, print_json as 
                         stop_on_sigterm)
 from cli.mail import mail
 from cli.organisers import COMMANDS as ORGANISER_COMMANDS
+from cli.players import player
+from cli.positions import COMMANDS as POSITION_COMMANDS, read_position
 from cli.proof import COMMANDS as PROOF_COMMANDS
 from cli.db import COMMANDS as DB_COMMANDS
 from cli.seats import COMMANDS as SEAT_COMMANDS, seat_lines, seat_options
@@ -23,6 +25,7 @@ from events.handling import Cause, UndoRefused
 from pbem.instance import config
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.games import all_games
+from pbem.organising import organisers
 from pbem.service import Player
 
 
@@ -56,7 +59,7 @@ def game() -> None:
     """Create, play, inspect and verify games."""
 
 
-for _command in PROOF_COMMANDS + TALK_COMMANDS + SEAT_COMMANDS:
+for _command in PROOF_COMMANDS + TALK_COMMANDS + SEAT_COMMANDS + POSITION_COMMANDS:
     game.add_command(_command)
 for _command in DB_COMMANDS:
     cli.add_command(_command)
@@ -80,9 +83,12 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
 @click.option("--player", "players", multiple=True, required=True,
               help="A player's email, or 'Name <email>'; once per seat, in seat order.")
 @click.option("--seed", default=None, help="Secret seed (default: random). Only for tests and demos.")
-@click.option("--option", "options", multiple=True, help="Game option KEY=VALUE (VALUE read as JSON if it can be).")
+@click.option("--option", "options", multiple=True,
+              help="Game option KEY=VALUE: VALUE is a choice as the new-game page sends it (yes, no, ...) or its JSON.")
 @click.option("--data", "data_file", type=click.File("r", encoding="utf-8"), default=None,
               help="A data override file (JSON) with corrected card or board values.")
+@click.option("--position", "position_file", type=click.File("rb"), default=None,
+              help="Begin from this position (TOML, as `pbem game position` writes it) instead of a new deal.")
 @click.option("--organiser", default=None, help="The organiser's email: asked to find substitutes.")
 @click.option("--vacation", default=None, help="What an absence does: pause, run or allowance:DAYS "
                                                "(default allowance:14).")
@@ -90,20 +96,22 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
               help="Missed deadlines in a row that put a seat on autopilot (default 3; 0: never).")
 @click.pass_context
 def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], seed: str | None,
-             options: tuple[str, ...], data_file: Any, organiser: str | None, vacation: str | None,
-             autopilot_after: int | None) -> None:
-    """Create a game and print its id.
+             options: tuple[str, ...], data_file: Any, position_file: Any, organiser: str | None,
+             vacation: str | None, autopilot_after: int | None) -> None:
+    """Create a game and print its id; with --position, begun from that position (checked by the game first).
 
     Example: pbem game new emerald --player 'Alice <alice@example.org>' --player bob@example.org
     """
+    position = read_position(position_file) if position_file else None
     with open_service(ctx) as service:
         try:
             override = json.load(data_file) if data_file else None
         except json.JSONDecodeError as err:
             raise click.ClickException(f"{data_file.name} is not JSON: {err}") from None
-        chosen = {**_key_value(options), **seat_options(vacation, autopilot_after)}
+        chosen = {**organisers.chosen_options(game_type, _key_value(options)),
+                  **seat_options(vacation, autopilot_after)}
         result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
-                                     options=chosen, data_override=override,
+                                     options=chosen, data_override=override, position=position,
                                      organiser=Player.parse(organiser).email if organiser else None)
         click.echo(result.after.game_id)
 
@@ -416,6 +424,7 @@ cli.add_command(mail)
 for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
 cli.add_command(webhook)
+cli.add_command(player)
 cli.add_command(bot)
 
 

@@ -12,6 +12,7 @@ from events.replay import GameState, Replayer, effective, undone_seqs
 from events.rng import Rng, compute, seed_commitment
 from events.rules import ActionError
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, POSITION_GIVEN, RANDOM_DRAWN
+from events.store import CorruptLog, EventStore
 
 
 @dataclass(frozen=True)
@@ -59,28 +60,43 @@ def verify_chain(events: Sequence[Event], game_id: str | None = None, seed: str 
     ``seed`` opens the commitments of hidden payloads in a salted game: by default the one
     revealed at the end; before the end, the server's own.
     """
-    prev_hash = GENESIS_HASH
     if seed is None:
         seed = next((e.payload.get("seed") for e in events if e.type == GAME_ENDED), None)
-    salt_seed = seed if salted(events) else None
-    causes = causes_salted(events)
-    cause_seed = seed if causes else None
-    for position, event in enumerate(events, start=1):
+    return verify_links(events, 0, GENESIS_HASH, game_id=game_id, seed=seed, salted_game=salted(events),
+                        causes_game=causes_salted(events))
+
+
+def verify_links(events: Sequence[Event], after_seq: int, after_hash: str, *, game_id: str | None, seed: str | None,
+                 salted_game: bool, causes_game: bool) -> Finding | None:
+    """The first of ``events``, which follow event ``after_seq`` of hash ``after_hash``, that breaks the chain.
+
+    The chain's check from any point on: a reader that checked the stream up to an event checks only what came
+    after it. ``seed`` opens a salted game's hidden payloads and, in a game whose causes enter the chain in parts
+    (``causes_game``), their commitments.
+    """
+    prev_hash = after_hash
+    salt_seed = seed if salted_game else None
+    cause_seed = seed if causes_game else None
+    for position, event in enumerate(events, start=after_seq + 1):
         if game_id is not None and event.game_id != game_id:
-            return Finding(event.seq, f"belongs to game {event.game_id}, not {game_id}")
-        if event.seq != position:
+            return Finding(position, f"belongs to game {event.game_id}, not {game_id}")
+        if event.seq != position or type(event.seq) is not int:
             return Finding(position, f"expected event {position} here but found event {event.seq}: "
                                      "an event was removed, inserted or moved")
         if event.prev_hash != prev_hash:
             return Finding(event.seq, "does not link to the event before it (prev_hash differs): "
                                       "an earlier event was replaced, or this one was moved")
-        if salt_seed is None and is_hidden(event.visibility) and salted(events):
+        if salt_seed is None and is_hidden(event.visibility) and salted_game:
             return Finding(event.seq, "its payload is hidden behind a salted commitment, and no seed was given "
                                       "to open it")
-        if cause_seed is None and causes:
+        if cause_seed is None and causes_game:
             return Finding(event.seq, "its cause enters the chain behind salted commitments, and no seed was given "
                                       "to open them")
-        if recompute_hash(event, salt_seed, cause_seed) != event.hash:
+        try:
+            altered = recompute_hash(event, salt_seed, cause_seed) != event.hash
+        except (TypeError, ValueError):  # a column of the wrong type, which no append writes
+            altered = True
+        if altered:
             return Finding(event.seq, "its content does not match its hash: it was altered after recording")
         prev_hash = event.hash
     return None
@@ -309,6 +325,37 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None,
         return report
 
 
+def verify_stored(replayer: Replayer, store: EventStore, game_id: str, *, secret: str | None = None,
+                  witnesses: Iterable[Witness] = (), command_check: CommandCheck | None = None) -> Verification:
+    """``verify`` of a game as its store holds it, and a row that cannot even be read back is a failure too.
+
+    The events before an unreadable row are checked first, so the report names the first damaged event
+    whatever the damage: an altered event before it, a missing one, or the row itself.
+    """
+    try:
+        events = store.read(game_id)
+    except CorruptLog as unreadable:
+        report = Verification()
+        report.failure, report.events = first_damage(store, game_id, unreadable, secret)
+        report.checks.append(f"hash chain of the {report.events - 1} events before the first that cannot be read")
+        return report
+    return verify(replayer, events, secret=secret, witnesses=witnesses, command_check=command_check)
+
+
+def first_damage(store: EventStore, game_id: str, unreadable: CorruptLog, secret: str | None) -> tuple[Finding, int]:
+    """Where a stream the store could not read is first damaged, and how many events that makes (the readable ones
+    before it, and it): an event before the unreadable row that breaks the chain, one missing, or the row itself."""
+    # a seq that is no number (a row edited by hand) sorts after every number: every event before it is read
+    before = store.read(game_id, 0, unreadable.seq - 1 if type(unreadable.seq) is int else 2 ** 62)
+    ended = next((e.payload.get("seed") for e in before if e.type == GAME_ENDED), None)
+    position = len(before) + 1
+    finding = verify_chain(before, game_id, ended or secret) if before else None
+    if finding is None and unreadable.seq != position:
+        finding = Finding(position, f"expected event {position} here but found event {unreadable.seq}: an event "
+                                    "was removed, inserted or moved")
+    return finding or Finding(position, unreadable.problem), position
+
+
 def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secret: str | None,
             witnesses: list[Witness], command_check: CommandCheck | None, report: Verification) -> Verification:
     ended = [e for e in events if e.type == GAME_ENDED]
@@ -342,6 +389,12 @@ def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secre
                 return report
         report.checks.append("every command the scheduler made answers a deadline that had passed")
     if seed is None:
+        try:  # what the rules check once the seed is out: before, at least the record must replay
+            replayer.fold(events)
+        except CorruptLog as broken:
+            report.failure = Finding(broken.seq, f"the game cannot be replayed from here: {broken.problem}")
+            return report
+        report.checks.append("the record replays")
         report.checks.append("draws and rules not checked: the seed stays secret until the game ends")
         return report
     finding = verify_draws(events, seed)
@@ -404,6 +457,10 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
     if not 1 <= seq <= len(events):
         raise LookupError(f"no event {seq}; the game has events 1 to {len(events)}")
     target = events[seq - 1]
+    for position, event in enumerate(events[:seq], start=1):
+        if event.seq != position:  # a row removed or moved by hand: events are not where their numbers say
+            raise CorruptLog(event.game_id, position, ValueError(
+                f"the stream holds event {event.seq} where event {position} should be"))
     command = next(c for c in group_commands(events) if c[0].seq <= seq <= c[-1].seq)
     first, last = command[0].seq, command[-1].seq
     chain = verify_chain(events[:last], seed=seed)

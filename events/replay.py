@@ -11,23 +11,13 @@ from events.rules import GameConfig, Rules, Seat
 from events.schema import (ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN,
                            EventTypeRegistry)
 from events.snapshots import MadeFromData, SnapshotCodec
-from events.store import EventStore, Snapshot
+from events.store import CorruptLog as CorruptLog, EventStore, Snapshot  # the store raises it too: a row unread
 
 S = TypeVar("S")
 log = logging.getLogger(__name__)
 
 KERNEL_STATE_VERSION = "4"  # 3: the game's data named by digest (events.snapshots); 4: causes_salted
 SNAPSHOT_EVERY = 10
-
-
-class CorruptLog(Exception):
-    """A stream that does not replay: an event no honest append wrote (a payload edited in the database)."""
-
-    def __init__(self, game_id: str, seq: int, err: BaseException) -> None:
-        problem = f"{err} is missing" if isinstance(err, KeyError) else str(err) or type(err).__name__
-        super().__init__(f"event {seq} of game {game_id} does not replay: {problem}")
-        self.game_id = game_id
-        self.seq = seq
 
 
 class GameNotFound(LookupError):
@@ -106,17 +96,29 @@ class Replayer:
             raise LookupError(f"unknown game type {game_type!r}") from None
 
     def start(self, created: Event) -> GameState[Any]:
-        if created.type != GAME_CREATED:
-            raise ValueError(f"event 1 of {created.game_id} is {created.type}, not {GAME_CREATED}")
-        rules = self.rules_for(created.payload["game_type"])
+        """The state a game begins in, from its ``pbem.GameCreated``.
+
+        :raises CorruptLog: the first event is another, or lacks what every game is created with (its game type,
+            seats, data), or names a game type this server does not know.
+        """
         try:
-            config = config_from(created, self.data_of)
-        except LookupError as err:  # its data missing or altered: the record cannot be replayed here
+            if created.seq != 1 or created.type != GAME_CREATED:
+                raise ValueError(f"the game's first event is event {created.seq}, a {created.type}, "
+                                 f"where event 1, its {GAME_CREATED}, should be")
+            game_type = created.payload["game_type"]
+            if not isinstance(game_type, str):
+                raise TypeError(f"its game type is {game_type!r}, not a name")
+            config = config_from(created, self.data_of)  # its data missing or altered: LookupError
+            rules_version = created.payload["rules_version"]
+            commitment = created.payload["seed_commitment"]
+            rules = self.rules_for(game_type)  # a type this server does not know cannot be replayed here either
+            game = rules.initial_state(config)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, LookupError) as err:
             raise CorruptLog(created.game_id, created.seq, err) from err
         return GameState(
-            game_id=created.game_id, game_type=rules.name, rules_version=created.payload["rules_version"],
-            config=config, seed_commitment=created.payload["seed_commitment"], seq=created.seq,
-            last_hash=created.hash, rng_counter=0, game=rules.initial_state(config),
+            game_id=created.game_id, game_type=rules.name, rules_version=rules_version,
+            config=config, seed_commitment=commitment, seq=created.seq,
+            last_hash=created.hash, rng_counter=0, game=game,
             salted=created.payload.get("payload_commitments") == SALTED,
             causes_salted=created.payload.get("cause_commitments") == SALTED,
         )
@@ -151,7 +153,7 @@ class Replayer:
                     state = replace(state, ended=True, seed=event.payload["seed"], outcome=event.payload["outcome"])
                 elif not kind.startswith("pbem."):  # the kernel's and the delivery layer's own events
                     game = evolve(game, event)
-        except (KeyError, TypeError, ValueError, IndexError, LookupError) as err:
+        except (KeyError, TypeError, ValueError, IndexError, LookupError, AttributeError) as err:
             # evolve never validates: a payload no honest append wrote breaks it somewhere
             raise CorruptLog(event.game_id, event.seq, err) from err
         # seq and hash name the stream position, undone events included
@@ -230,8 +232,9 @@ def live_states(replayer: Replayer, events: Sequence[Event],
     found = list(states)
     undoing: str | None = None  # the command whose undo has already gone back (one undo may take out several ranges)
     for event in events:
-        if event.seq != len(found) + 1:
-            raise ValueError(f"event {event.seq} of {event.game_id} is out of order (expected {len(found) + 1})")
+        if event.seq != len(found) + 1:  # a row removed or moved by hand: no honest append leaves a gap
+            raise CorruptLog(event.game_id, len(found) + 1, ValueError(
+                f"the stream holds event {event.seq} where event {len(found) + 1} should be"))
         if not found:
             found.append(replayer.fold([event]))
         elif event.type == ACTIONS_UNDONE:

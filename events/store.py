@@ -41,6 +41,17 @@ class ConcurrencyError(Exception):
         self.actual_seq = actual_seq
 
 
+class CorruptLog(Exception):
+    """A stream that does not read back or replay: an event no honest append wrote (a row edited in the database)."""
+
+    def __init__(self, game_id: str, seq: Any, err: BaseException) -> None:
+        problem = f"{err} is missing" if isinstance(err, KeyError) else str(err) or type(err).__name__
+        super().__init__(f"event {seq} of game {game_id} does not replay: {problem}")
+        self.game_id = game_id
+        self.seq = seq
+        self.problem = problem
+
+
 class StoreUnavailable(Exception):
     """The database cannot be reached now (a server restarting, a network fault): nothing was written."""
 
@@ -137,19 +148,45 @@ def _rows_to_events(rows: Sequence[Sequence[Any]]) -> list[Event]:
     # Reading a stream is mostly this function (docs/benchmarks.md, "PostgreSQL event store").
     causes: dict[str, Any] = {}
     found = []
-    for row in rows:
-        cause = causes.get(row[9])
-        if cause is None:
-            cause = causes[row[9]] = _loads(row[9])
-        values = (row[0], row[1], row[2], row[3], _loads(row[4]), row[5], _visibility(row[6]), bool(row[7]),
-                  row[8], cause, row[10], row[11])
-        if _FILL_EVENT_DICT:
-            event: Event = object.__new__(Event)
-            event.__dict__.update(zip(_EVENT_FIELDS, values))
-        else:
-            event = Event(*values)
-        found.append(event)
+    row: Sequence[Any] = ()
+    try:
+        for row in rows:
+            cause = causes.get(row[9])
+            if cause is None:
+                cause = causes[row[9]] = _loads(row[9])
+            payload = _loads(row[4])
+            if type(payload) is not dict or type(cause) is not dict or type(row[1]) is not int \
+                    or type(row[3]) is not int:  # what no append writes, and SQLite's columns would take
+                raise TypeError("not a JSON object, or not a number")
+            values = (row[0], row[1], row[2], row[3], payload, row[5], _visibility(row[6]), bool(row[7]),
+                      row[8], cause, row[10], row[11])
+            if _FILL_EVENT_DICT:
+                event: Event = object.__new__(Event)
+                event.__dict__.update(zip(_EVENT_FIELDS, values))
+            else:
+                event = Event(*values)
+            found.append(event)
+    except (ValueError, TypeError) as err:  # a row edited by hand: JSON that does not parse, an unknown visibility
+        raise CorruptLog(str(row[0]), row[1], ValueError(_unreadable(row))) from err
     return found
+
+
+def _unreadable(row: Sequence[Any]) -> str:
+    """Which part of a stored event cannot be read back, and why (only when one could not)."""
+    for name, index in (("payload", 4), ("cause", 9)):
+        try:
+            value = json.loads(row[index])
+        except (ValueError, TypeError) as err:
+            return f"its {name} cannot be read: {err}"
+        if type(value) is not dict:
+            return f"its {name} is {_JSON_NAMES.get(type(value), 'a number')}, not a JSON object"
+    for name, index in (("seq", 1), ("version", 3)):
+        if type(row[index]) is not int:
+            return f"its {name} is {row[index]!r}, not a whole number"
+    return f"its visibility {row[6]!r} is none of public, server or seats:N,..."
+
+
+_JSON_NAMES = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
 
 
 def stored_as(event: Event, payload_json: str, cause_json: str) -> None:

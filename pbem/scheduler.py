@@ -30,7 +30,8 @@ from events.store import StoreUnavailable
 from pbem.organising import muster
 from pbem.instance.config import Settings, is_postgres
 from pbem.post.mail import dkim_signing
-from pbem.post.mail.dispatch import dispatch, lease_for, prune, sender_store
+from pbem.post import undelivered
+from pbem.post.mail.dispatch import DispatchReport, dispatch, lease_for, prune, sender_store
 from pbem.post.mail.transport import FileTransport, SMTPTransport, Transport
 from pbem.table import seatlife
 from pbem.post.people import digests_due, next_digest
@@ -130,21 +131,18 @@ class Jobs:
             log.warning("scheduler: %s; the next run tries again", err)
 
 
-    def send_mail(self) -> None:
+    def send_mail(self, every: bool = False) -> None:
+        """Compose the owed mails and send a batch of the due ones (``every``: batch after batch, until none is due:
+        ``pbem mail send``; the worker's next run sends the next batch)."""
+        report, pruned = DispatchReport(), 0
         with self.service() as service:
             composed = service.write_owed_mail()  # the mails of the moves made on the web pages since the last run
             if composed:
                 log.info("mail: %d owed mails composed", composed)
-            sender = sender_store(service.store)
-            try:
-                report = dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
-                                  max_attempts=int(self.settings["mail_max_attempts"]),
-                                  retry_seconds=float(self.settings["mail_retry_seconds"]),
-                                  lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
-                                                              float(self.settings["webhook_timeout"]))),
-                                  poster=Poster.of(self.settings), stopping=self.stopping.is_set)
-            finally:
-                sender.close()
+            self._dispatch(service, report, every)
+            # an address refused at send time: its tables are told now, and their organisers' mails go at once
+            if undelivered.tell(service) and not self.stopping.is_set():
+                self._dispatch(service, report, every)
             pruned = prune(service.store, float(self.settings["mail_retention_days"]))
         if pruned:
             log.info("mail: the bodies of %d mails sent over %s days ago dropped", pruned,
@@ -152,6 +150,22 @@ class Jobs:
         if report.sent or report.retried or report.failed or report.lost:
             log.info("mail: %d sent, %d to retry, %d failed%s", report.sent, report.retried, report.failed,
                      f", {report.lost} taken over by another sender" if report.lost else "")
+
+    def _dispatch(self, service: Service, report: DispatchReport, every: bool) -> None:
+        """Send a batch of the due mails into ``report`` (``every``: batch after batch, until none is due)."""
+        sender = sender_store(service.store)
+        try:
+            while True:
+                report.add(dispatch(sender, transport_for(self.settings), str(self.settings["mail_from"]),
+                                    max_attempts=int(self.settings["mail_max_attempts"]),
+                                    retry_seconds=float(self.settings["mail_retry_seconds"]),
+                                    lease_seconds=lease_for(max(float(self.settings["smtp_timeout"]),
+                                                                float(self.settings["webhook_timeout"]))),
+                                    poster=Poster.of(self.settings), stopping=self.stopping.is_set))
+                if not (every and report.full) or self.stopping.is_set():
+                    break
+        finally:
+            sender.close()
 
     def deadlines(self, now: datetime | None = None) -> None:
         now = now or datetime.now(timezone.utc)

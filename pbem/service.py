@@ -18,7 +18,7 @@ from pbem.instance.database import Store, open_store
 from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
-from pbem.organising import muster, organisers
+from pbem.organising import muster, organisers, positions
 from pbem.post import owed_mail, people, reminders, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
@@ -114,7 +114,7 @@ class Service:
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = Cause("cli"), game_id: str | None = None,
-                    organiser: str | None = None) -> CommandResult:
+                    organiser: str | None = None, position: Mapping[str, Any] | None = None) -> CommandResult:
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
@@ -131,7 +131,11 @@ class Service:
 
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
-                                  hooks=WithSeats())
+                                  hooks=WithSeats(), position=position)
+
+    def position(self, game_id: str, at: int | None = None) -> str:
+        """The whole position after event ``at`` as TOML, every secret in it (``pbem.organising.positions``)."""
+        return positions.written(self, game_id, at)
 
     def act(self, game_id: str, email: str, command: str | Action, *, cause: Cause,
             expected_seq: int | None = None) -> CommandResult:
@@ -146,6 +150,7 @@ class Service:
                expected_seq: int | None = None) -> CommandResult:
         """Apply a text command or a structured action for a seat (a link names the seat, not the email)."""
         state = self.load(game_id)
+        self.kernel.check_expected(game_id, expected_seq, state.seq)  # a lost race is stale before the text is read
         rules = self.kernel.rules(state)
         if isinstance(command, str):
             action = rules.parse(state.game, command)
@@ -374,8 +379,12 @@ class Service:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
-        return audit.verify(self.kernel.replayer, self.store.read(game_id), secret=self.kernel.seed(game_id),
-                            witnesses=witnesses, command_check=seatlife.check_command)
+        try:
+            secret: str | None = self.kernel.seed(game_id)
+        except LookupError:  # the server's seed is gone: what it hid cannot be opened, and the report says where
+            secret = None
+        return audit.verify_stored(self.kernel.replayer, self.store, game_id, secret=secret,
+                                   witnesses=witnesses, command_check=seatlife.check_command)
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
               email: str | None = None) -> dict[str, Any]:

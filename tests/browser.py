@@ -2,7 +2,8 @@
 
 One Chromium serves every browser test of a test process (the ``chrome`` fixture in ``tests/conftest.py``); each
 test gets it cleared (``browser``). ``Browser`` keeps the few steps the tests say, over selenium's driver: ``go``,
-``find``, ``click``, ``wait_text``, ``run``, ``resize``, ``screenshot``.
+``find``, ``click``, ``wait_text``, ``run``, ``resize``, ``screenshot``, ``axe`` (the accessibility rules of axe-core, as
+the ``axe-core-python`` package ships them), ``smallest_text``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,25 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 MISSING = "needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
 WINDOW = (1100, 1500)
+SMALLEST_TEXT = """
+let least = [1e9, ''];
+for (const box of document.querySelectorAll(arguments[0])) {
+  for (const t of box.querySelectorAll('svg text')) {
+    if (!t.getClientRects().length) continue;
+    const m = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
+    if (px < least[0]) least = [px, t.textContent];
+  }
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest('svg') || !el.getClientRects().length) continue;
+    const px = parseFloat(getComputedStyle(el).fontSize);
+    if (px < least[0]) least = [px, n.textContent.trim().slice(0, 40)];
+  }
+}
+return least;
+"""
 
 
 def start_chrome(profile: Path) -> webdriver.Chrome:
@@ -98,6 +118,23 @@ class Browser:
 
     def screenshot(self, path: Path) -> None:
         path.write_bytes(self.driver.get_screenshot_as_png())
+
+    def axe(self) -> list[dict[str, Any]]:
+        """What axe-core finds wrong on the page by the WCAG 2 A and AA rules: ``[{id, help, nodes: [target]}]``."""
+        from axe_core_python.base import AXE_SCRIPT
+        self.driver.set_script_timeout(60)
+        self.driver.execute_script(AXE_SCRIPT)
+        found = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})"
+            ".then(r => done(r.violations.map(v => ({id: v.id, help: v.help, nodes: v.nodes.map(n => n.target)}))));")
+        return list(found)
+
+    def smallest_text(self, css: str) -> tuple[float, str]:
+        """The smallest text drawn inside ``css`` in CSS pixels, and its words: SVG text at its font size scaled by
+        the drawing's transform, other text at its computed size; only what is shown."""
+        found = self.run(SMALLEST_TEXT, css)
+        return float(found[0]), str(found[1])
 
     def reset(self) -> None:
         """As a new browser: no cookies, the default window, a blank page."""

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 import pytest
 
 from delivery import ANN, BEN, make_settings
-from events.handling import Cause
+from events.handling import Cause, StaleCommand
 from pbem.table import away, seatlife
 from pbem.table.autopilot import status
 from pbem.table.delivery import DEADLINE_EXTENDED, DEADLINE_SET, GAME_PAUSED, GAME_RESUMED, TIMED_OUT
@@ -276,3 +276,94 @@ def test_overlapping_absences_under_pause_resume_when_the_last_ends(service: Ser
     assert [e.type for e in service.store.read(game)].count(GAME_RESUMED) == 1
     assert due_of(service, game, 0) == ann_due + timedelta(days=5)
     assert service.verify(game).ok
+
+
+def test_the_allowance_counts_a_running_absence_not_only_ended_ones(service: Service, clock: Clock) -> None:
+    """Ben's 10-day absence is running, its clock stopped for all 10 days; should a second absence of his begin
+    meanwhile (two absences recorded before the overlap was checked in the write), it stops his clock for the 4 days
+    left of the 14, not 14 more."""
+    game = new_game(service, "allowance:14")
+    service.act(game, ANN.email, "pass", cause=CLI)
+    ben_due = due_of(service, game, 1)
+    service.declare_absence(game, 1, clock.now.isoformat(), (clock.now + timedelta(days=10)).isoformat(),
+                            cause=CLI, now=clock.now)
+    assert away.used_seconds(service.store, game, 1) == 10 * 86_400  # held by the running one
+    second = {"absence": "second", "seat": 1, "until": away.iso(clock.now + timedelta(days=40))}
+    drafts = away.start_drafts(service, service.load(game), second, clock.now)
+    assert drafts[0].payload["clock_until"] == away.iso(clock.now + timedelta(days=4))
+    assert datetime.fromisoformat(drafts[1].payload["due_at"]) == ben_due + timedelta(days=10 + 4)
+
+
+def test_an_allowance_used_by_an_absence_cut_short_counts_what_it_stopped(service: Service, clock: Clock) -> None:
+    game = new_game(service, "allowance:14")
+    start = clock.now
+    service.declare_absence(game, 1, start.isoformat(), (start + timedelta(days=10)).isoformat(), cause=CLI,
+                            now=start)
+    clock.now = start + timedelta(days=3)
+    service.seat_command(game, 1, "back", cause=CLI)  # back after 3 days: 7 of the 10 held are given back
+    assert away.used_seconds(service.store, game, 1) == 3 * 86_400
+    later = service.declare_absence(game, 1, clock.now.isoformat(), (clock.now + timedelta(days=40)).isoformat(),
+                                    cause=CLI, now=clock.now)
+    assert later.events[1].payload["clock_until"] == away.iso(clock.now + timedelta(days=11))
+
+
+def test_a_declaration_that_loses_the_race_is_checked_again_and_answered_as_a_lost_race(
+        service: Service, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The overlap is checked at the seq the write appends at: an absence recorded between Ben's check and his
+    append (another page of his, another server) makes his append fail, his declaration is checked again on what
+    came first, and the overlap it finds is the lost race it is (StaleCommand: a 409 on the web)."""
+    game = new_game(service, "allowance:14")
+    days = (clock.now.isoformat(), (clock.now + timedelta(days=40)).isoformat())
+    checked = away.check
+    raced: list[str] = []
+
+    def check_then_lose(*args: Any) -> None:
+        checked(*args)
+        if not raced:  # between this check and the append, the same absence comes in through another door
+            raced.append("racing")
+            monkeypatch.setattr(away, "check", checked)
+            raced.append(service.declare_absence(game, 1, *days, cause=CLI, now=clock.now).events[0].type)
+            monkeypatch.setattr(away, "check", check_then_lose)
+
+    monkeypatch.setattr(away, "check", check_then_lose)
+    with pytest.raises(StaleCommand):
+        service.declare_absence(game, 1, *days, cause=CLI, now=clock.now)
+    types_ = [e.type for e in service.store.read(game)]
+    assert raced == ["racing", ABSENCE_DECLARED]
+    assert types_.count(ABSENCE_DECLARED) == 1 and types_.count(ABSENCE_STARTED) == 1
+    monkeypatch.setattr(away, "check", checked)
+    with pytest.raises(ServiceError, match="already away"):  # asked again, plainly: a refusal on its merits
+        service.declare_absence(game, 1, *days, cause=CLI, now=clock.now)
+
+
+def test_coming_back_twice_at_once_ends_the_absence_once(service: Service, clock: Clock,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game(service, "allowance:14")
+    service.act(game, ANN.email, "pass", cause=CLI)
+    due = due_of(service, game, 1)
+    service.declare_absence(game, 1, clock.now.isoformat(), (clock.now + WEEK).isoformat(), cause=CLI,
+                            now=clock.now)
+    clock.now += timedelta(days=2)
+    ended = away.end_drafts
+    raced: list[int] = []
+
+    def end_then_lose(*args: Any) -> Any:
+        found = ended(*args)
+        if not raced:  # between these drafts and their append, "back" comes in through another door
+            raced.append(0)
+            service.seat_command(game, 1, "back", cause=CLI)
+        return found
+
+    monkeypatch.setattr(away, "end_drafts", end_then_lose)
+    with pytest.raises(StaleCommand):
+        service.seat_command(game, 1, "back", cause=CLI)
+    assert [e.type for e in service.store.read(game)].count(ABSENCE_ENDED) == 1
+    assert due_of(service, game, 1) == due + timedelta(days=2)  # the clock given back once, not twice
+
+
+@pytest.mark.parametrize("policy", ["allowance: 14", "allowance:14 days", "allowance:１４", "allowance:-1",
+                                    "allowance:\t14"])
+def test_an_allowance_is_digits_only(policy: str) -> None:
+    with pytest.raises(ServiceError, match="whole number of days"):
+        away.parse_policy(policy)
+    assert away.parse_policy(" allowance:14 ") == {"vacation": "allowance", "vacation_days": 14}

@@ -151,8 +151,10 @@ def test_every_page_a_player_reads_draws_the_board_without_internals(played: tup
     root = ET.fromstring(svg[0])
     assert root.get("viewBox") and root.get("width") == "100%"
     names = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "London" in names and "Vienna" in names
-    assert play.index("<svg") < play.index("Your decision")  # the board first
+    assert names == ["Restorationist track: 0 of 10", "Loyalist track: 0 of 10"]  # the tracks drawn
+    cities = re.findall(r"<h4>(?:<a [^>]+>)?([^<]+)(?:</a>)? <span", play)    # the cities as cards, named whole
+    assert "London" in cities and "Vienna" in cities and "St. Petersburg" in cities
+    assert play.index("Your move") < play.index("<svg")  # the decision first, then the board
     assert re.search(r"Turn [0-9]+: \w+ to play, action [12] of 2", play)
     state = service.load(game_id)
     rules = service.kernel.rules(state)

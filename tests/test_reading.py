@@ -297,6 +297,8 @@ def begin(app: Flask, service: Service, game_type: str, seats: int, seed: int, *
 
 def play(story: Story, pick: random.Random, moves: int) -> None:
     for n in range(moves):
+        if story.service.load(story.game_id).ended:  # the last move ended it: nothing more is said in it
+            return
         seats = len(story.holders)
         if n % 9 == 4:
             story.tell(pick.randrange(seats), pick.randrange(seats))

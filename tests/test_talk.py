@@ -212,7 +212,7 @@ def test_talk_from_the_page_needs_its_csrf_and_sends_to_whom_was_ticked(app: Fla
     links = app.extensions["pbem.links"]
     token = links.play(emerald, 0, service.store.last(emerald)[0])
     page = client.get(f"/play/{token}").get_data(as_text=True)
-    assert "Talk at the table" in page and 'name="to" value="1"> Ben' in page
+    assert "Table talk" in page and "Write to the table" in page and 'name="to" value="1"> Ben' in page
     count = len(service.store.read(emerald))
     assert client.post(f"/play/{token}/say", data={"csrf": "forged", "text": "hi"}).status_code == 403
     bad = client.post(f"/play/{token}/say", data={"csrf": links.csrf(token), "text": "  "})

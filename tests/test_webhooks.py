@@ -211,6 +211,23 @@ BAD = [
     ("https://example.org:99999/hook", "not a web address"),
     ("https://10.0.0.5/hook", "private network"),
     ("https://169.254.169.254/latest", "private network"),
+    # an IPv6 form of an IPv4 address is decided on that address; a multicast group is never a webhook
+    ("https://[::ffff:10.0.0.5]/hook", "private network"),
+    ("https://[::ffff:169.254.169.254]/latest", "private network"),
+    ("https://[64:ff9b::a00:5]/hook", "private network"),          # NAT64 of 10.0.0.5
+    ("https://[64:ff9b::7f00:1]/hook", "private network"),         # NAT64 of 127.0.0.1: the translator's, not ours
+    ("https://[64:ff9b:1::808:808]/hook", "private network"),      # a network's own NAT64 prefix
+    ("https://[2002:a00:5::1]/hook", "private network"),           # 6to4 of 10.0.0.5
+    ("https://[2002:7f00:1::]/hook", "private network"),           # 6to4 of 127.0.0.1
+    ("https://[::127.0.0.1]/hook", "private network"),             # IPv4-compatible
+    ("https://[::10.0.0.5]/hook", "private network"),
+    ("https://224.0.0.1/hook", "multicast group"),
+    ("https://239.255.255.250/hook", "multicast group"),
+    ("https://[ff02::1]/hook", "multicast group"),
+    ("https://[ff0e::1]/hook", "multicast group"),
+    ("https://[::ffff:224.0.0.1]/hook", "multicast group"),
+    ("https://[64:ff9b::e000:1]/hook", "multicast group"),
+    ("https://[2002:e000:1::]/hook", "multicast group"),
     ("https://[::1]/hook", "own machine"),
     ("https://localhost/hook", "own machine"),
     ("https://intranet/hook", "full name"),
@@ -240,6 +257,30 @@ def test_a_bad_address_is_refused_with_a_clear_error_and_nothing_written(service
 def test_a_kind_that_does_not_fit_the_address_is_refused(service: Service, url: str, kind: str, words: str) -> None:
     with pytest.raises(webhooks.WebhookError, match=words):
         webhooks.check_url(url, kind)
+
+
+@pytest.mark.parametrize("url", ["https://8.8.8.8/hook", "https://[2606:4700:4700::1111]/hook",
+                                 "https://[::ffff:8.8.8.8]/hook", "https://[64:ff9b::808:808]/hook",
+                                 "https://[2002:808:808::1]/hook", "https://93.184.215.14:8443/pbem"])
+def test_an_address_of_the_internet_is_taken_in_any_form(url: str) -> None:
+    assert webhooks.check_url(url).kind == "json"
+
+
+@pytest.mark.parametrize("address, allowed", [
+    ("8.8.8.8", True), ("2606:4700:4700::1111", True), ("::ffff:8.8.8.8", True), ("64:ff9b::808:808", True),
+    ("2002:808:808::1", True),
+    ("10.0.0.5", False), ("::ffff:10.0.0.5", False), ("64:ff9b::a00:5", False), ("2002:a00:5::1", False),
+    ("::10.0.0.5", False), ("64:ff9b::7f00:1", False), ("2002:7f00:1::", False), ("64:ff9b:1::808:808", False),
+    ("224.0.0.1", False), ("239.1.2.3", False), ("ff02::1", False), ("ff0e::1", False), ("::ffff:224.0.0.1", False),
+    ("2002:e000:1::", False), ("127.0.0.1", False), ("::1", False), ("::ffff:127.0.0.1", False),
+    ("fe80::1%eth0", False), ("100.64.0.1", False),
+])
+def test_a_resolved_address_is_posted_to_by_the_same_rule(address: str, allowed: bool) -> None:
+    """The sender checks every address a host resolves to when it posts, as the address was checked when added:
+    a name may resolve to an IPv6 form of a private or multicast address."""
+    assert Poster(allow_loopback=False).allowed(address) is allowed
+    this_machine = address in ("127.0.0.1", "::1", "::ffff:127.0.0.1")
+    assert Poster(allow_loopback=True).allowed(address) is (allowed or this_machine)
 
 
 def test_the_kind_is_guessed_from_the_host() -> None:

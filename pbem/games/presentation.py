@@ -16,6 +16,9 @@ A game is its rules (``events.rules.Rules``) and its presentation. The presentat
   labelled by its command (``choices`` below).
 * optionally ``short_name`` (``Emerald``: the name mail subjects start with) and
   ``turn_label(view)`` (``turn 6, action 2 of 2``: the turn in a few words, for subjects).
+* optionally ``part_of(view, action)``: which part of a long group an action is in, and the action in a few
+  words within it (``("with Agent X (109)", "on Berlin")``): the page shows such a group by card, then
+  target (``choices`` below).
 * optionally ``touches(view, action)``: the things on the table an action is about, as keys
   (``city:paris``, ``card:310``), with ``pick_name(view, key)`` saying a key in words. With them
   a player picks by clicking: a city on the board or a card in the hand links to the play page
@@ -103,11 +106,14 @@ def present(game_type: Any, view: Any) -> dict[str, Any] | None:
 
 
 def choices(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The legal actions as a page shows them: groups ``{label, folded, choices: [{text, label}]}``.
+    """The legal actions as a page shows them: groups ``{label, folded, choices: [{text, label}], parts}``.
 
     A game's ``group`` names the groups and says each action in words; without one (or with a
     view it cannot read) every action is in one group, labelled by its command. Every legal
     command is in exactly one group, in the order the game gave (missing ones join a last group).
+    A long group is divided into ``parts`` (``[{label, choices: [{text, label, short}]}]``) when the game
+    says, with ``part_of``, which part each action is in: by card, then target (``with Agent X (109)``,
+    then ``on Berlin``); each choice keeps its whole ``label`` too.
     """
     presentation = lookup(game_type) if isinstance(game_type, str) else None
     grouped: list[tuple[str, list[tuple[str, str]]]] = []
@@ -118,11 +124,32 @@ def choices(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> li
     rest = [(text, text) for text in texts if text not in seen]
     if rest:
         grouped.append(("Choose an action" if not grouped else "Other actions", rest))
-    groups = [{"label": label, "choices": [{"text": text, "label": words} for text, words in items]}
+    groups = [{"label": label, "choices": [{"text": text, "label": words} for text, words in items], "parts": []}
               for label, items in grouped if items]
+    part_of = getattr(presentation, "part_of", None)
+    if part_of is not None and isinstance(view, Mapping):
+        actions = {str(entry["text"]): entry.get("action") or {} for entry in legal}
+        for g in groups:
+            if len(g["choices"]) > FOLD_OVER:
+                g["parts"] = _parts(g["choices"], lambda text: part_of(view, actions.get(text) or {}))
     for g in groups:
-        g["folded"] = len(groups) > 1 and len(g["choices"]) > FOLD_OVER
+        g["folded"] = len(groups) > 1 and len(g["parts"] or g["choices"]) > FOLD_OVER
     return groups
+
+
+def _parts(items: Sequence[Mapping[str, Any]], part: Any) -> list[dict[str, Any]]:
+    """The choices of a group divided by ``part`` (a command -> ``(part label, short label)`` or None), in the order
+    each part first appears; no division (``[]``) when a choice has no part, or all are in one."""
+    parts: dict[str, list[dict[str, Any]]] = {}
+    for choice in items:
+        found = part(choice["text"])
+        if not found:
+            return []
+        label, short = found
+        parts.setdefault(str(label), []).append({**choice, "short": str(short)})
+    if len(parts) < 2:
+        return []
+    return [{"label": label, "choices": found} for label, found in parts.items()]
 
 
 def picks(game_type: Any, view: Any, legal: Sequence[Mapping[str, Any]]) -> dict[str, int]:

@@ -15,8 +15,9 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
-# newgame: an organiser's new-game page; invite: one invitation of a muster; muster: the organiser's muster page
-PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster")
+# newgame: an organiser's new-game page; invite: one invitation of a muster; muster: the organiser's muster page;
+# address: a player's new address, confirmed (``pbem.post.new_address``)
+PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster", "address")
 TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
 # The end of a token: its timestamp (6 characters) and its signature (HMAC-SHA1, 27 characters), of which the first
 # 12 are the link's id (``Claims.link_id``, as audits name it). What opens the link is the whole signature.

@@ -4,7 +4,8 @@ A muster is an event stream of its own in the ``events`` table, under an id no g
 and ten hex digits), numbered and hash-chained like a game's and checked by the same ``(game_id, seq)``
 key, so it replays, audits and verifies like a game (``verify``):
 
-* ``pbem.MusterOpened``: the game asked for (type, options, data override), the organiser; server only.
+* ``pbem.MusterOpened``: the game asked for (type, options, data override, the position it begins from if
+  any), the organiser; server only.
 * ``pbem.MusterInvited``: one player invited to one place (a slot), with the invitation's expiry; visible
   to that invitee (their address is theirs and the organiser's, never the other invitees').
 * ``pbem.MusterAnswered``: accepted or declined, through the invitation's link; visible to that invitee.
@@ -50,6 +51,8 @@ PREFIX = "muster-"
 OPENED, INVITED, ANSWERED = "pbem.MusterOpened", "pbem.MusterInvited", "pbem.MusterAnswered"
 EXPIRED, CANCELLED, STARTED = "pbem.MusterExpired", "pbem.MusterCancelled", "pbem.MusterStarted"
 ANSWERS = ("accept", "decline")
+FROM_POSITION = ("The game begins from a position the organiser set up (a game to go on with, or a situation to "
+                 "play), not from a new deal.")
 STATUS_WORDS = {"invited": "has not answered yet", "accepted": "accepted", "declined": "declined",
                 "expired": "did not answer in time"}
 
@@ -62,6 +65,7 @@ class OpenedSchema(Schema):
     organiser_name = fields.String(required=True)
     places = fields.Integer(required=True, strict=True)
     payload_commitments = fields.String(required=True)
+    position = fields.Dict()  # the position the game begins from (``pbem.organising.positions``), if any
 
 
 class InvitedSchema(Schema):
@@ -92,7 +96,8 @@ class StartedSchema(Schema):
 
 
 MUSTER_EVENT_TYPES = (
-    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for and its organiser (server only)."),
+    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for (and the position it begins from, if "
+                                        "any) and its organiser (server only)."),
     EventType(INVITED, InvitedSchema, doc="A player invited to a place, with the invitation's expiry; replaces: "
                                           "the seq of the invitation it replaces."),
     EventType(ANSWERED, AnsweredSchema, doc="An invitee accepted or declined through the invitation's link."),
@@ -105,7 +110,8 @@ MUSTER_EVENT_TYPES = (
 def create_tables(store: SQLiteEventStore) -> None:
     store.ensure_table("musters", {"muster_id": str, "game_type": str, "title": str, "organiser": str,
                                    "organiser_name": str, "status": str, "game_id": str, "options": str,
-                                   "data_override": str, "last_seq": int, "created_at": str, "updated_at": str},
+                                   "data_override": str, "last_seq": int, "created_at": str, "updated_at": str,
+                                   "position": str},
                        pk="muster_id", indexes=[("organiser",), ("status",)])
     store.ensure_table("muster_invitations", {"muster_id": str, "slot": int, "name": str, "email": str,
                                               "status": str, "invitation": int, "invited_at": str,
@@ -122,7 +128,8 @@ class Host(Protocol):
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
-                    cause: Cause = ..., game_id: str | None = None, organiser: str | None = None) -> CommandResult:
+                    cause: Cause = ..., game_id: str | None = None, organiser: str | None = None,
+                    position: Mapping[str, Any] | None = None) -> CommandResult:
         ...
 
 
@@ -161,6 +168,7 @@ class Head:
     organiser_name: str
     names: list[str]
     options: Mapping[str, Any] = field(default_factory=dict)
+    from_position: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,18 +185,21 @@ class Muster:
     last_seq: int
     created_at: str
     invitations: list[Invitation] = field(default_factory=list)
+    position: dict[str, Any] | None = None  # the one the game begins from; it holds every secret of it
 
     def names(self) -> list[str]:
         return [i.name for i in self.invitations]
 
     def head(self) -> Head:
-        return Head(self.muster_id, self.title, self.organiser, self.organiser_name, self.names(), self.options)
+        return Head(self.muster_id, self.title, self.organiser, self.organiser_name, self.names(), self.options,
+                    self.position is not None)
 
     def to_json(self, *, with_emails: bool) -> dict[str, Any]:
         """The muster as its organiser (``with_emails``) or an invitee (names only) may read it."""
         return {"muster_id": self.muster_id, "game_type": self.game_type, "title": self.title,
                 "organiser": self.organiser_name, "status": self.status, "game_id": self.game_id,
                 "options": self.options, "data_override": self.data_override is not None,
+                "position": self.position is not None,
                 "created_at": self.created_at, "seq": self.last_seq,
                 "invitations": [i.to_json(with_email=with_emails) for i in self.invitations]}
 
@@ -209,7 +220,7 @@ def find(store: SQLiteEventStore, muster_id: str) -> Muster | None:
     return Muster(str(r["muster_id"]), str(r["game_type"]), str(r["title"]), str(r["organiser"]),
                   str(r["organiser_name"]), str(r["status"]), r["game_id"], json.loads(r["options"] or "{}"),
                   json.loads(r["data_override"]) if r["data_override"] else None, int(r["last_seq"]),
-                  str(r["created_at"]), invitations)
+                  str(r["created_at"]), invitations, json.loads(r["position"]) if r.get("position") else None)
 
 
 def get(store: SQLiteEventStore, muster_id: str) -> Muster:
@@ -293,6 +304,7 @@ def _read_model(muster_id: str, current: Muster | None, events: Sequence[Event])
             values.update(game_type=p["game_type"], organiser=p["organiser"], organiser_name=p["organiser_name"],
                           status="open", options=json.dumps(p["options"], sort_keys=True),
                           data_override=json.dumps(p["data_override"]) if p["data_override"] else None,
+                          position=json.dumps(p["position"]) if p.get("position") else None,
                           created_at=e.recorded_at)
         elif e.type == INVITED:
             rows.append(Row("muster_invitations", {
@@ -330,7 +342,8 @@ def muster_id_for(organiser: str, form: str) -> str:
 
 def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: str, title: str,
                 players: Sequence[Player], options: Mapping[str, Any], data_override: Mapping[str, Any] | None,
-                days: float, cause: Cause, muster_id: str | None = None) -> Muster:
+                days: float, cause: Cause, muster_id: str | None = None,
+                position: Mapping[str, Any] | None = None) -> Muster:
     """Open a muster and invite every player (the request is checked before: ``pbem.organising.organisers.check``).
 
     :raises AlreadyOpened: ``muster_id`` names a muster opened before (a form sent twice).
@@ -338,7 +351,7 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
     muster_id = muster_id or PREFIX + secrets.token_hex(5)
     seed = new_seed()  # salts the commitments of the payloads only the organiser and each invitee may read
     expires = _expiry(days)
-    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options)
+    head = Head(muster_id, title, organiser, organiser_name, [p.name for p in players], options, position is not None)
 
     def decide(current: Muster | None) -> tuple[list[NewEvent], list[Row | None]]:
         if current is not None:
@@ -346,7 +359,9 @@ def open_muster(host: Host, *, organiser: str, organiser_name: str, game_type: s
         opened = NewEvent(OPENED, {"game_type": game_type, "options": dict(options),
                                    "data_override": dict(data_override) if data_override else None,
                                    "organiser": organiser, "organiser_name": organiser_name,
-                                   "places": len(players), "payload_commitments": SALTED}, Visibility.server())
+                                   "places": len(players), "payload_commitments": SALTED,
+                                   **({"position": dict(position)} if position is not None else {})},
+                           Visibility.server())
         invited = [NewEvent(INVITED, {"slot": i, "name": p.name, "email": p.email, "expires_at": expires,
                                       "replaces": None}, Visibility.to(i)) for i, p in enumerate(players)]
         return [opened, *invited], [Row("musters", {"muster_id": muster_id, "title": title}, pk=("muster_id",)),
@@ -437,7 +452,7 @@ def start(host: Host, found: Muster) -> CommandResult | None:
     try:
         return host.create_game(found.game_type, players, options=found.options, data_override=found.data_override,
                                 cause=Cause("muster", {"muster": found.muster_id}), game_id=found.game_id,
-                                organiser=found.organiser)
+                                organiser=found.organiser, position=found.position)
     except ConcurrencyError:
         return None  # another process created it first
 
@@ -468,7 +483,7 @@ def replace(host: Host, muster_id: str, slot: int, player: Player, *, days: floa
         assert current is not None
         names = [player.name if i.slot == slot else i.name for i in current.invitations]
         return invitation_mails(host, Head(muster_id, current.title, current.organiser, current.organiser_name,
-                                           names, current.options), events)
+                                           names, current.options, current.position is not None), events)
 
     found, _ = _command(host, muster_id, decide, actor=ORGANISER, cause=cause, mails=mails)
     return found
@@ -561,6 +576,7 @@ def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Ro
             f"Answer by {shown_time(p['expires_at'])}. The game starts when everyone has accepted; then each turn "
             "comes to you by mail, with a link to play it on the web or to answer by reply.",
             f"The other players see your name, {p['name']}, never your address.",
+            *([FROM_POSITION] if head.from_position else []),
             " ".join(f"{label}: {words[:1].lower()}{words[1:]}." for label, words in policy_described(head.options)),
         ], [("Accept", f"{url}?answer=accept"), ("Decline", f"{url}?answer=decline")],
             footer="Following a link only shows the invitation; you answer with the button on its page."))

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from events.rng import Rng, new_seed
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
 from pbem.table import autopilot, away, seatlife
 from pbem.errors import ServiceError
 from pbem.instance.players import Player
 from pbem.games import all_games
-from pbem.games.options import Option
+from pbem.games.options import Choice, Option, described
+from pbem.organising import positions
 from pbem.instance.addresses import check_address
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
@@ -57,6 +59,72 @@ def options_of(game_type: str) -> tuple[Option, ...]:
     return tuple(getattr(rules, "option_choices", ())) if rules is not None else ()
 
 
+def played_under(game_type: str, options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The options a game is played under, in words, as its recorded options give them (``Option.read``: a game
+    recorded before an option existed is shown with the reading it is played by)."""
+    return described(options_of(game_type), options)
+
+
+# The options of the table rather than the rules (``docs/configuration.md``), which every game takes.
+TABLE_OPTIONS = ("turn_hours", "interrupt_hours", "undo_request_hours", "vacation", "vacation_days",
+                 "autopilot_after")
+
+
+def choice_of(option: Option, given: Any) -> Choice | None:
+    """The choice ``given`` names: its form value (as the new-game page sends it) or its JSON (types and all), or
+    that JSON written as text (as ``--option KEY=VALUE`` gives it)."""
+    if isinstance(given, str):
+        found = next((c for c in option.choices if c.value == given), None)
+        if found is not None:
+            return found
+    found = next((c for c in option.choices if c.json == given and type(c.json) is type(given)), None)
+    if found is None and isinstance(given, str):
+        try:
+            read = json.loads(given)
+        except ValueError:
+            return None
+        found = next((c for c in option.choices if c.json == read and type(c.json) is type(read)), None)
+    return found
+
+
+def refused_choice(option: Option, given: Any) -> ServiceError:
+    choices = "; ".join(f"{c.value} ({c.words})" for c in option.choices)
+    return ServiceError(f"the option {option.key} ({option.label}) is one of: {choices}; not {given!r}")
+
+
+def chosen_options(game_type: str, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Options given by key (``pbem game new --option``, the JSON API): each of the game's options as its choice's
+    JSON, the table's options as given (text that reads as JSON read so).
+
+    :raises ServiceError: a value that is none of an option's choices, naming the option and its choices; a key
+        that is neither one of the game's options nor the table's, where the game lists its options.
+    """
+    offered = {o.key: o for o in options_of(game_type)}
+    chosen: dict[str, Any] = {}
+    for key, value in given.items():
+        option = offered.get(key)
+        if option is not None:
+            choice = choice_of(option, value)
+            if choice is None:
+                raise refused_choice(option, value)
+            chosen[key] = choice.json
+            continue
+        if offered and key not in TABLE_OPTIONS:
+            raise ServiceError(f"there is no option {key!r}; the game's options are {', '.join(offered)}, and the "
+                               f"table's {', '.join(TABLE_OPTIONS)}")
+        chosen[key] = _json_or_text(value)
+    return chosen
+
+
+def _json_or_text(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
 # The vacation policies as the new-game page offers them (``pbem.table.away``), in words; ``allowance`` takes its days.
 VACATIONS = (("pause", "The game's clocks stop while anyone is away"),
              ("run", "Deadlines run, and the default is played for the away player when one passes"),
@@ -72,10 +140,10 @@ def seat_policy(vacation: str | None, days: str | None, after: str | None) -> di
     if vacation is not None:
         if vacation not in dict(VACATIONS):
             raise ServiceError("when a player is away: choose one of the policies offered")
-        policy = f"allowance:{(days or '').strip()[:10]}" if vacation == "allowance" else vacation
+        policy = f"allowance:{(days or '')[:10]}" if vacation == "allowance" else vacation
     count: Any = None
-    if after is not None:
-        count = after.strip()[:10]
+    if after is not None:  # digits only, as every number a request carries: " 3 " is refused as "x" is
+        count = after[:10]
         count = int(count) if count.isascii() and count.isdigit() else count
     return seatlife.options(policy, count)
 
@@ -178,14 +246,18 @@ class Request:
     players: list[Player]
     options: dict[str, Any] = field(default_factory=dict)
     data_override: dict[str, Any] | None = None
+    position: dict[str, Any] | None = None
 
 
 def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tuple[str, str]],
-          chosen: Mapping[str, str], hours: Mapping[str, float], override: bytes | None) -> Request:
+          chosen: Mapping[str, Any], hours: Mapping[str, float], override: bytes | Mapping[str, Any] | None,
+          position: bytes | Mapping[str, Any] | None = None) -> Request:
     """Check a new game's request whole: nothing is written until all of it is right.
 
     ``players`` are (name, address) pairs in seat order (blank rows already left out); ``chosen`` the
-    options by key (the form's values); ``hours`` the turn and interrupt limits; ``override`` a TOML file.
+    options by key (a choice's form value or its JSON); ``hours`` the turn and interrupt limits; ``override``
+    a TOML file or its object; ``position`` the one to begin from (``pbem.organising.positions``), a file or its
+    object, checked by the game as it would be when the game is created.
     """
     rules = games.get(game_type)
     if rules is None:
@@ -208,24 +280,71 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
         raise ServiceError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, "
                            f"not {len(found)}")
     options: dict[str, Any] = {}
+    unknown = sorted(set(chosen) - {o.key for o in options_of(game_type)})
+    if unknown:
+        raise ServiceError(f"{rules.title} has no option {unknown[0]!r}"
+                           + (f"; its options are {', '.join(o.key for o in options_of(game_type))}"
+                              if options_of(game_type) else ""))
     for option in options_of(game_type):
         value = chosen.get(option.key, option.default().value)
-        choice = next((c for c in option.choices if c.value == value), None)
+        choice = choice_of(option, value)
         if choice is None:
-            raise ServiceError(f"{option.label}: choose one of the choices offered")
+            values = " or ".join(c.value for c in option.choices)
+            raise ServiceError(f"{option.label}: choose one of the choices offered ({values}), not {value!r}")
         options[option.key] = choice.json
     for kind, value in hours.items():
         if not HOURS[0] <= value <= HOURS[1]:
             raise ServiceError(f"the time for {'a turn' if kind == 'turn_hours' else 'an out-of-turn decision'} "
                                f"is between a quarter of an hour and {HOURS[1]:g} hours (30 days), not {value:g}")
         options[kind] = value
-    data = parse_override(override) if override else None
+    data = (parse_override(override) if isinstance(override, bytes) else plain_override(override)) if override \
+        else None
     try:
         loaded = rules.load_data(data)
-        rules.initial_state(GameConfig(tuple(Seat(i, p.name) for i, p in enumerate(found)), options, loaded))
+        config = GameConfig(tuple(Seat(i, p.name) for i, p in enumerate(found)), options, loaded)
+        rules.initial_state(config)
     except (ActionError, ValueError, TypeError, KeyError) as err:
         raise ServiceError(f"the data override file does not fit {rules.title}: {err}") from None
-    return Request(game_type, rules.title, found, options, data)
+    begun = None
+    if position is not None:
+        begun = positions.parse(position) if isinstance(position, bytes) else positions.plain(position)
+        check_position(rules, config, begun)
+    return Request(game_type, rules.title, found, options, data, begun)
+
+
+def check_position(rules: Rules[Any], config: GameConfig, position: Mapping[str, Any]) -> None:
+    """Whether the game begins from ``position`` with these players and options, as the kernel will ask it when
+    the game is created (nothing is kept of the trial).
+
+    :raises ServiceError: the game takes no positions, or its own words for the field it refuses.
+    """
+    if not positions.takes_positions(rules):
+        raise ServiceError(f"{rules.title} cannot begin from a position")
+    complete = getattr(rules, "options", None)
+    checked = GameConfig(config.seats, dict(complete(config.options)) if complete is not None else config.options,
+                         config.data)
+    try:
+        getattr(rules, "setup_from")(checked, position, Rng(new_seed()))
+    except ActionError as err:
+        raise ServiceError(str(err).rstrip(".")) from None
+    except (ValueError, TypeError, KeyError, IndexError) as err:  # a game's check that missed a shape
+        raise ServiceError(f"the position does not fit {rules.title}: {err!r}") from None
+
+
+def plain_override(data: Any) -> dict[str, Any]:
+    """A data override given as an object (the JSON API's): plain values, at most ``MAX_OVERRIDE`` bytes as JSON,
+    not empty."""
+    if not isinstance(data, dict):
+        raise ServiceError("the data override must be an object, as the game's data document describes")
+    try:
+        size = len(json.dumps(data, allow_nan=False).encode())
+    except (TypeError, ValueError, RecursionError):
+        raise ServiceError("the data override holds a value JSON cannot carry; give plain numbers and text") from None
+    if size > MAX_OVERRIDE:
+        raise ServiceError(f"the data override is {size} bytes; at most {MAX_OVERRIDE} are allowed")
+    if not data:
+        raise ServiceError("the data override is empty; leave it out to play with the game's own data")
+    return data
 
 
 def parse_override(raw: bytes) -> dict[str, Any]:

@@ -19,6 +19,9 @@ class Composer(TableMail, Protocol):
     links: Links
     base_url: str
     reply_address: str
+    sender: str
+
+    def organiser_url(self, game_id: str) -> str: ...
 
     def compose(self, service: Any, state: GameState[Any], new_events: Sequence[Event],
                 player: Mapping[str, Any], kind: str, prompt: Any, *, deadline: str | None = None,

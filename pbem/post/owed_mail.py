@@ -28,6 +28,7 @@ from typing import Any, Mapping
 
 from events.replay import GameState
 from events.store import Row, write_row
+from pbem.games.options import described
 from pbem.post.desk import Desk
 
 
@@ -141,5 +142,8 @@ def _compose(service: Desk, row: Mapping[str, Any], state: GameState[Any], told:
     prompt = rules.prompts(state.game).get(seat) if not state.ended else None
     player = {"seat": seat, "email": row["email"], "name": row["name"], "mail": 1}
     extra = json.loads(row["extra"]) if row["extra"] else None
+    if told == 0:  # the seat's first mail says which reading of each contested rule the game is played by
+        offered = getattr(rules, "option_choices", ())
+        extra = {**(extra or {}), "played_under": described(offered, state.config.options)}
     return notifier.compose(service, state, [], player, str(row["kind"]), prompt, deadline=row["deadline"],
                             extra=extra, tz=str(row["tz"]), told=told)

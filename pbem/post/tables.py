@@ -1,10 +1,10 @@
 """The post's tables: players' settings, what each seat was told, the mails a command owes, the outbox, webhooks,
-and the replies read."""
+the replies read, what each table was told of its players' mail, and the changes of address asked for."""
 
 from __future__ import annotations
 
 from events.store import SQLiteEventStore
-from pbem.post import owed_mail, webhooks
+from pbem.post import new_address, owed_mail, undelivered, webhooks
 from pbem.post.mail.outbox import create_tables as create_outbox
 from pbem.post.people import MAIL_COLUMNS
 
@@ -18,3 +18,5 @@ def create_tables(store: SQLiteEventStore) -> None:
     create_outbox(store)
     webhooks.create_tables(store)
     owed_mail.create_tables(store)
+    undelivered.create_tables(store)
+    new_address.create_tables(store)

@@ -7,8 +7,9 @@ address is wrong; a redirect, which is not followed) fails for good at once (``P
 ``pbem mail status`` and ``pbem webhook list``.
 
 The host is resolved before each post and the connection made to the address checked, so a name that resolves
-into a private network (or, unless ``webhook_loopback`` allows it, to this machine) is refused: a webhook must
-not become a way to reach the server's neighbours. Errors name the host, never the address (it is a secret).
+into a private network, to a multicast group (or, unless ``webhook_loopback`` allows it, to this machine) is
+refused, whether written as IPv4 or as an IPv6 form that embeds one (``pbem.post.webhooks.postable``): a webhook
+must not become a way to reach the server's neighbours. Errors name the host, never the address (it is a secret).
 
 Signature of a generic (json) webhook's post, in its headers:
 
@@ -36,7 +37,7 @@ from urllib.parse import urlsplit
 from events.store import SQLiteEventStore
 from pbem.post.mail.outbox import draft_of
 from pbem.post.mail.transport import PermanentFailure
-from pbem.post.webhooks import find
+from pbem.post.webhooks import find, postable
 
 USER_AGENT = "pbem-webhook/1"
 TOLERANCE_SECONDS = 300
@@ -133,15 +134,14 @@ class Poster:
         return cls(float(settings["webhook_timeout"]), bool(settings["webhook_loopback"]))
 
     def allowed(self, address: str) -> bool:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
-        return ip.is_global or (self.allow_loopback and ip.is_loopback)
+        """Whether a resolved address may be posted to (``pbem.post.webhooks.postable``: the same rule as when the
+        webhook was added)."""
+        return postable(ipaddress.ip_address(address.split("%", 1)[0]), allow_loopback=self.allow_loopback)
 
     def resolve(self, host: str, port: int) -> list[str]:
         """The addresses to connect to; every address of the host must be allowed.
 
-        :raises PermanentFailure: the host resolves into a private network.
+        :raises PermanentFailure: the host resolves into a private network, to this machine or a multicast group.
         """
         try:
             found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
@@ -150,7 +150,7 @@ class Poster:
         addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
         if not addresses or not all(self.allowed(a) for a in addresses):
             raise PermanentFailure(f"{host} resolves to an address this server does not post to "
-                                   "(a private network or this machine)")
+                                   "(a private network, this machine or a multicast group)")
         return addresses
 
     def post(self, store: SQLiteEventStore, row: Mapping[str, Any]) -> None:

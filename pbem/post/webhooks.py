@@ -90,11 +90,53 @@ class Target:
     host: str
 
 
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")              # the well-known prefix: the last 32 bits are the IPv4 host
+NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")      # a network's own translator: never the internet's
+COMPATIBLE = ipaddress.IPv6Network("::/96")                 # ::a.b.c.d, IPv4-compatible (deprecated, still parsed)
+
+
+def embedded_ipv4(address: Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 one carries, which a connection to it reaches: IPv4-mapped (``::ffff:a.b.c.d``),
+    IPv4-compatible (``::a.b.c.d``), NAT64 (``64:ff9b::a.b.c.d``) and 6to4 (``2002:AABB:CCDD::``); else None."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return None
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.sixtofour is not None:
+        return address.sixtofour
+    if address in NAT64 or (address in COMPATIBLE and int(address) > 1):  # ::1 and :: are themselves
+        return ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF)
+    return None
+
+
+def postable(address: Address, *, allow_loopback: bool = False) -> bool:
+    """Whether this server may post to an address: one of the internet's unicast addresses (``is_global``), decided
+    on the IPv4 address an IPv6 form embeds; never a multicast group (which ``is_global`` lets through), never a
+    network's own NAT64 prefix; this machine only if ``allow_loopback``."""
+    if isinstance(address, ipaddress.IPv6Address) and address in NAT64_LOCAL:
+        return False
+    if allow_loopback and _this_machine(address):
+        return True
+    inner = embedded_ipv4(address)
+    reached = address if inner is None else inner
+    return reached.is_global and not reached.is_multicast
+
+
+def _this_machine(address: Address) -> bool:
+    """A loopback address, or one mapped onto IPv4's (``::ffff:127.0.0.1``): a NAT64 or 6to4 form of 127.0.0.1 is
+    some translator's, not this machine's, and is refused as every embedded private address is."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return address.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
 def is_loopback(host: str) -> bool:
+    """``localhost``, or an address of this machine."""
     if host == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        return _this_machine(ipaddress.ip_address(host))
     except ValueError:
         return False
 
@@ -134,8 +176,9 @@ def check_url(url: Any, kind: str | None = None, *, allow_loopback: bool = False
             address = ipaddress.ip_address(host.strip("[]"))
         except ValueError:
             address = None
-        if address is not None and not address.is_global:
-            raise WebhookError("a webhook address may not point into a private network")
+        if address is not None and not postable(address):
+            raise WebhookError("a webhook address may not point into a private network, nor to a multicast group "
+                               "(nor to either through an IPv6 form of an IPv4 address)")
         if "." not in host and address is None:
             raise WebhookError(f"{host!r} is not a host on the internet; give its full name, like example.org")
     guessed = "discord" if host in DISCORD_HOSTS else "slack" if host in SLACK_HOSTS else "json"

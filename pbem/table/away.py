@@ -17,10 +17,12 @@ Every change of a clock is an event with its reason. The table is told in the lo
 enters the log as a keyed hash (``HMAC-SHA256``, as private notes do); its words stay in the ``absences``
 table, which only the player's own pages read.
 
-The scheduler starts and ends absences at their times (``tick``). Each start or end is appended at the
-seq the absence was found due at, exactly (``Kernel.record``'s ``expected_seq``): the seq is read before
-the absence's row, so if another worker started or ended it meanwhile, this worker's append fails, and
-the next run finds nothing due.
+Every write of an absence is checked and appended at one seq, exactly (``Kernel.record``'s ``expected_seq``),
+the seq read before the rows it is checked against: a declaration (no overlap, the allowance left), coming back,
+and the scheduler's starts and ends at their times (``tick``). So two declarations at once cannot both pass the
+overlap check, and two workers cannot both start or end one absence: the write that comes second finds the seq
+moved on; a player's is checked again on what came first (and, refused now, answered as the lost race it is),
+the scheduler's is left to its next run. The allowance left counts what ended absences stopped and what a running one holds.
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def check_days(text: str) -> int:
 
     :raises ServiceError: anything else.
     """
-    days = text.strip()
+    days = text  # digits only: " 14 " is refused as "x" is
     if not days.isascii() or not days.isdigit() or len(days) > 3 or not 0 <= int(days) <= 365:
         raise ServiceError(f"an allowance is a whole number of days from 0 to 365 (such as {DEFAULT_DAYS}), "
                            f"not {days!r}")
@@ -146,10 +148,20 @@ def absences_of(store: SQLiteEventStore, game_id: str, seat: int | None = None,
     return [r for r in rows if seat is None or int(r["seat"]) == seat]
 
 
-def used_seconds(store: SQLiteEventStore, game_id: str, seat: int) -> int:
-    rows = store.query(f"SELECT sum(stopped_seconds) AS n FROM {TABLE} WHERE game_id = ? AND seat = ? "
-                       "AND status = 'ended'", (game_id, seat))
-    return int(rows[0]["n"] or 0)
+def used_seconds(store: SQLiteEventStore, game_id: str, seat: int, but: str | None = None) -> int:
+    """The seat's allowance taken in this game: what its ended absences stopped, and what a running one holds
+    stopped (until its ``clock_until``; coming back early gives the rest back), every absence but ``but``."""
+    used = 0
+    for row in store.query(f"SELECT absence, status, started_at, clock_until, stopped_seconds FROM {TABLE} "
+                           "WHERE game_id = ? AND seat = ? AND status IN ('ended', 'active')", (game_id, seat)):
+        if row["absence"] == but:
+            continue
+        if row["status"] == "ended":
+            used += int(row["stopped_seconds"] or 0)
+        elif row["clock_until"] and row["started_at"]:
+            held = datetime.fromisoformat(row["clock_until"]) - datetime.fromisoformat(row["started_at"])
+            used += max(0, int(held.total_seconds()))
+    return used
 
 
 def check(service: Host, game_id: str, seat: int, starts: datetime, until: datetime, now: datetime) -> None:
@@ -173,47 +185,85 @@ def check(service: Host, game_id: str, seat: int, starts: datetime, until: datet
                                "in this game; say you are back first, or choose other days")
 
 
+TRIES = 8  # a declaration that lost the race to another write is checked and written again, this many times in all
+
+
 def declare(service: Host, game_id: str, seat: int, starts: Any, until: Any, reason: Any = "",
             share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
     """Declare an absence (days in the player's zone, or ISO times); it begins at once if it starts now.
 
+    The checks (no overlap with another of the seat's absences) and what the start does to the clocks (the
+    allowance left) are read at one seq, and the write appends exactly at that seq, as a move does: a
+    declaration that loses the race to any other write is checked again on what that write recorded, so two
+    declarations at once never both pass the same check.
+
     :raises ServiceError: a bad, past, too long or overlapping absence: nothing is written.
+    :raises StaleCommand: it lost the race, and what came first refuses it now (or it lost every time, ``TRIES``):
+        nothing is written, and the player reads what came first.
     """
     now = now or clock_of(service)
     email = next(str(p["email"]) for p in service.players(game_id) if int(p["seat"]) == seat)
     zone = zone_of(service.store, email, service.notifier.timezone if service.notifier else "UTC")
     begin, end = moment(starts, zone, "first day away"), moment(until, zone, "day you are back")
     words = reason_words(reason)
-    check(service, game_id, seat, begin, end, now)
-    begin = max(begin, now.replace(microsecond=0))
     absence = secrets.token_hex(6)
     key = secrets.token_hex(32) if words and not share else None
     commitment = hmac.new(bytes.fromhex(key), words.encode(), hashlib.sha256).hexdigest() if key else None
-    drafts = [NewEvent(ABSENCE_DECLARED, {"seat": seat, "absence": absence, "starts_at": iso(begin),
-                                          "until": iso(end), "reason": words if share and words else None,
-                                          "reason_commitment": commitment})]
-    row = {"game_id": game_id, "absence": absence, "seat": seat, "starts_at": iso(begin), "until": iso(end),
-           "reason": words or None, "reason_key": key, "shared": int(bool(share and words)), "status": "planned",
-           "stopped_seconds": 0}
-    if begin <= now:
-        drafts += start_drafts(service, service.load(game_id), {**row, "started_at": iso(now)}, now)
-    return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause,
-                                 hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))], first=True))
+    issued = 0
+    for attempt in range(TRIES):
+        seq = service.store.last(game_id)[0]  # first the seq, then the rows: every write of them moves the seq
+        try:
+            check(service, game_id, seat, begin, end, now)
+        except ServiceError:
+            if attempt == 0:
+                raise
+            raise StaleCommand(game_id, issued, seq) from None  # it passed, and lost the race to what came first
+        issued = issued or seq
+        first = max(begin, now.replace(microsecond=0))
+        drafts = [NewEvent(ABSENCE_DECLARED, {"seat": seat, "absence": absence, "starts_at": iso(first),
+                                              "until": iso(end), "reason": words if share and words else None,
+                                              "reason_commitment": commitment})]
+        row = {"game_id": game_id, "absence": absence, "seat": seat, "starts_at": iso(first), "until": iso(end),
+               "reason": words or None, "reason_key": key, "shared": int(bool(share and words)),
+               "status": "planned", "stopped_seconds": 0}
+        if first <= now:
+            drafts += start_drafts(service, service.load(game_id), {**row, "started_at": iso(now)}, now)
+        try:
+            return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause, expected_seq=seq,
+                                         hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))],
+                                                        first=True))
+        except StaleCommand:  # another write came first: check again on what it recorded
+            if attempt == TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def back(service: Host, game_id: str, seat: int, *, cause: Cause, now: datetime | None = None) -> CommandResult:
     """The player is back: their running absence ends now, or (none running) their next one is cancelled.
 
     :raises ServiceError: no absence to end.
+    :raises StaleCommand: it lost the race to other writes every time (``TRIES``).
     """
     now = now or clock_of(service)
-    mine = absences_of(service.store, game_id, seat)
-    if not mine:
-        raise ServiceError("you have no absence declared in this game")
-    running = [a for a in mine if a["status"] == "active"]
-    found = running[0] if running else mine[0]
-    drafts = end_drafts(service, service.load(game_id), found, now, "back" if running else "cancelled")
-    return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause, hooks=service)
+    issued = 0
+    for attempt in range(TRIES):  # read and written at one seq, as a declaration: two at once end it once
+        seq = service.store.last(game_id)[0]
+        mine = absences_of(service.store, game_id, seat)
+        if not mine and attempt > 0:
+            raise StaleCommand(game_id, issued, seq)  # ended by what came first: the lost race it is
+        if not mine:
+            raise ServiceError("you have no absence declared in this game")
+        issued = issued or seq
+        running = [a for a in mine if a["status"] == "active"]
+        found = running[0] if running else mine[0]
+        drafts = end_drafts(service, service.load(game_id), found, now, "back" if running else "cancelled")
+        try:
+            return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause, hooks=service,
+                                         expected_seq=seq)
+        except StaleCommand:
+            if attempt == TRIES - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 # ---- the clocks ----------------------------------------------------------------------------
@@ -239,7 +289,7 @@ def start_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], 
         if not (paused and paused[0]["paused_at"]):
             clocks.append(NewEvent(GAME_PAUSED, {"reason": f"{name} is away until {day(absence['until'])}"}))
     elif policy == "allowance":
-        left = days * 86_400 - used_seconds(service.store, game_id, seat)
+        left = days * 86_400 - used_seconds(service.store, game_id, seat, but=absence["absence"])
         stop = int(min((datetime.fromisoformat(absence["until"]) - now).total_seconds(), left))
         if stop > 0:
             clock_until = iso(now + timedelta(seconds=stop))

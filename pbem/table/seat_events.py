@@ -1,11 +1,13 @@
-"""The events of a seat's life at the table: absences, autopilot, resignation and replacement.
+"""The events of a seat's life at the table: absences, autopilot, resignation, replacement, and mail that is not
+arriving.
 
 They are the delivery layer's (``pbem.*``): they change no position, so they outdate no link (but a
 replacement ends the old holder's links: ``pbem.table.replacing``). All are public: the table is told who is
 away until when, who is on autopilot, who resigned and that a seat has a new player. What is private
 stays out of the log: an absence's reason the player kept to themselves enters it as a keyed hash only
 (its words are in the ``absences`` table, read by its writer's pages), and a new holder's address as a
-salted hash only.
+salted hash only. Mail that does not arrive names the player and the delivery report's words, never the address
+(``pbem.post.undelivered`` cuts every address out of them).
 """
 
 from __future__ import annotations
@@ -26,14 +28,20 @@ AUTOPILOT_OFF = "pbem.AutopilotOff"
 AUTOPILOT_PLAYED = "pbem.AutopilotPlayed"
 SEAT_RESIGNED = "pbem.SeatResigned"
 SEAT_REPLACED = "pbem.SeatReplaced"
+MAIL_NOT_ARRIVING = "pbem.MailNotArriving"
+MAIL_ARRIVING = "pbem.MailArriving"
 
 POLICIES = ("pause", "run", "allowance")
 ENDINGS = ("over", "back", "cancelled", "replaced")
 MAX_REASON = 200
+MAX_MAIL_REASON = 300
+# who made a seat's mail arrive again: the player (an address confirmed by the link mailed to it), the organiser (an
+# address given on the organiser's page), or nobody at the table (the server's operator cleared the mark)
+ARRIVING_HOW = ("player", "organiser", "cleared")
 
 # What the table reads of these in its mails' "since your last mail" (every one of them is public).
 TOLD_TYPES = (ABSENCE_DECLARED, ABSENCE_STARTED, ABSENCE_ENDED, AUTOPILOT_ON, AUTOPILOT_OFF, SEAT_RESIGNED,
-              SEAT_REPLACED)
+              SEAT_REPLACED, MAIL_NOT_ARRIVING, MAIL_ARRIVING)
 
 
 class AbsenceDeclaredSchema(Schema):
@@ -75,6 +83,16 @@ class SeatReplacedSchema(Schema):
     holder = fields.String(required=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
 
 
+class MailNotArrivingSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=MAX_MAIL_REASON))
+
+
+class MailArrivingSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    how = fields.String(required=True, validate=validate.OneOf(ARRIVING_HOW))
+
+
 SEAT_EVENT_TYPES = (
     EventType(ABSENCE_DECLARED, AbsenceDeclaredSchema,
               doc="A player will be away from starts_at until until (UTC); the reason only if they shared it, "
@@ -96,6 +114,12 @@ SEAT_EVENT_TYPES = (
     EventType(SEAT_REPLACED, SeatReplacedSchema,
               doc="The organiser gave a seat to another player (name; holder: a salted hash of the address); "
                   "the old holder's links stop working."),
+    EventType(MAIL_NOT_ARRIVING, MailNotArrivingSchema,
+              doc="Mail to a seat's player comes back (a hard bounce, or a refusal at send time); reason: the "
+                  "report's words, with every address cut out."),
+    EventType(MAIL_ARRIVING, MailArrivingSchema,
+              doc="Mail to a seat's player arrives again: how says who gave the address (player, organiser) or "
+                  "that the mark was cleared."),
 )
 
 
@@ -144,6 +168,12 @@ def describe(event: Event, names: Sequence[str], seat: int | None = None, own_re
         return f"{name(p['seat'])} resigned ({p['reason']})"
     if event.type == SEAT_REPLACED:
         return f"{name(p['seat'])}'s seat is now played by {p['name']}"
+    if event.type == MAIL_NOT_ARRIVING:
+        return f"{name(p['seat'])}'s mail is not arriving: {p['reason']}"
+    if event.type == MAIL_ARRIVING:
+        return f"{name(p['seat'])}'s mail is arriving again" + {
+            "player": f": {name(p['seat'])} gave an address and confirmed it by the link mailed to it",
+            "organiser": f": the organiser gave an address for {name(p['seat'])}"}.get(p["how"], "")
     return event.type
 
 

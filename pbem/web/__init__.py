@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 import jinja2
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, g, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from pbem.instance import config
@@ -25,16 +25,19 @@ from events.handling import StaleCommand
 from events.replay import CorruptLog
 from events.store import ConcurrencyError, StoreUnavailable
 from pbem.errors import GameDamaged
-from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile
+from pbem.web import zones
+from pbem.web.common import PageError, close_service, error_response, moved_on_meanwhile, service
+from pbem.web.damage import Chains, diagnose
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 MAX_BODY = 64 * 1024
 
 log = logging.getLogger(__name__)
 
-# The pages carry no script and load nothing from elsewhere.
+# The pages load nothing from elsewhere and run one script of their own: the home page's offer of the browser's
+# time zone (``pbem.web.zones``), allowed by its hash; every page works without it.
 CSP = ("default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; "
-       "base-uri 'none'; frame-ancestors 'none'")
+       f"script-src '{zones.SCRIPT_HASH}'; base-uri 'none'; frame-ancestors 'none'")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
@@ -57,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(extra)
     app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
     app.extensions["pbem.links"] = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
+    app.extensions["pbem.chains"] = Chains()  # the games whose record this process checked (pbem.web.damage)
 
     env = app.jinja_env
     env.trim_blocks = True
@@ -64,16 +68,18 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     env.undefined = jinja2.StrictUndefined
     env.filters["label"] = lambda key: str(key).replace("_", " ")
     env.filters["utc"] = reader_time  # the reader's zone (``tz``) and UTC
-    env.filters["utc_only"] = utc     # the record: the log's lines
+    env.filters["utc_only"] = utc     # the record: the proof pages' lines
+    env.filters["local"] = zones.local_time  # a time in a few words in the reader's zone (the footer names it)
     env.filters["columns"] = columns
     env.globals["present"] = present
     env.globals["board_svg"] = board_svg
     env.tests["mapping"] = lambda value: isinstance(value, Mapping)
     env.tests["sequence"] = lambda value: isinstance(value, (list, tuple))
 
-    from pbem.web import (api, dev, games, home, muster, newgame, organise, play, proof, say, seats, undo,
+    from pbem.web import (address, api, dev, games, home, muster, newgame, organise, play, proof, say, seats, undo,
                           unsubscribe)
-    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, newgame, muster, seats):
+    for module in (play, say, home, games, api, dev, unsubscribe, organise, proof, undo, newgame, muster, seats,
+                   address):
         app.register_blueprint(module.bp)
 
     app.teardown_appcontext(close_service)
@@ -141,6 +147,10 @@ def unavailable(err: StoreUnavailable) -> Any:
 
 
 def unexpected_error(err: Exception) -> Any:
+    damage = _diagnosed()
+    if damage is not None:
+        log.warning("%s %s failed on a damaged game: %s", request.method, redact(request.path), damage)
+        return damaged(damage)
     log.exception("unexpected error on %s %s", request.method, redact(request.path))
     if request.path.startswith("/api/"):
         from flask import jsonify
@@ -148,3 +158,15 @@ def unexpected_error(err: Exception) -> Any:
     return render_template("web/error.html", status=500, title="Server error",
                            message="Something went wrong on the server; it was logged. Nothing you did caused "
                                    "this; try again later."), 500
+
+
+def _diagnosed() -> GameDamaged | None:
+    """The damage of the game the failed request was about, if its record or its rows are damaged."""
+    game_id = g.get("pbem_game")
+    if not game_id:
+        return None
+    try:
+        return diagnose(service(), game_id)
+    except Exception:  # the diagnosis failed too: the error stands as it is, and is logged as one
+        log.warning("the game %s of a failed request could not be checked", game_id, exc_info=True)
+        return None

@@ -16,12 +16,14 @@ from flask import Blueprint, jsonify, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.table import talk
+from pbem.table import autopilot, away, talk
+from pbem.organising import organisers
 from pbem.post import webhooks
 from pbem.errors import NotFound
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, action_refused, check_game, command_text, links, read_play, read_token, service,
                              settings)
+from pbem.web.newgame import FORM_ID, games, open_asked, organiser
 from pbem.web.play import stale_page
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -91,6 +93,8 @@ def act(token: str) -> Any:
         match = next((entry for entry in legal if entry["action"] == command
                       and json.dumps(entry["action"], sort_keys=True) == json.dumps(command, sort_keys=True)), None)
         if match is None:
+            if svc.kernel.moved_on(game_id, seat.claims.seq):  # legal at the link's move, maybe: a lost race
+                raise stale_page(seat, api=True, meanwhile=True)
             raise PageError(422, "Not allowed now", "that action is not legal now; legal_actions lists what is",
                             "illegal_command", {"legal": [entry["text"] for entry in legal]})
         command = match["action"]
@@ -100,6 +104,8 @@ def act(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         raise stale_page(seat, api=True, meanwhile=True) from None
     except (ActionError, ServiceError) as err:
+        if svc.kernel.moved_on(game_id, seat.claims.seq):  # refused on a move that came first: a lost race
+            raise stale_page(seat, api=True, meanwhile=True) from None
         refusal = action_refused(err)
         if refusal.status == 422:
             refusal.extra["legal"] = [entry["text"] for entry in svc.legal(game_id, seat.email)]
@@ -170,6 +176,78 @@ def invitation(token: str) -> Any:
     mine = found.invitations[place]  # the place's current invitee: the link's holder only if not replaced since
     you = {**shown["invitations"][place], "email": mine.email} if mine.invitation == sent else None
     return jsonify({**shown, "invitations": [i for i in shown["invitations"] if i["slot"] != place], "you": you})
+# ---- a new game (pbem.organising): the new-game page's form as JSON, behind the same new-game link ----
+
+NEW_GAME_FIELDS = {"game", "players", "options", "turn_hours", "interrupt_hours", "vacation", "vacation_days",
+                   "autopilot_after", "data", "position", "name", "request"}
+
+
+@bp.get("/new/<token>")
+def new_game_offer(token: str) -> Any:
+    """What the new-game page offers: each game with its player counts, its options in words, whether it begins
+    from a position; the policies for an away player; the defaults."""
+    organiser(token)
+    s = settings()
+    return jsonify({"games": [{
+        "game": g["key"], "title": g["title"], "min_players": g["min"], "max_players": g["max"],
+        "positions": g["positions"], "options": [{
+            "key": o.key, "label": o.label, "default": o.default().value,
+            "choices": [{"value": c.value, "words": c.words, "json": c.json} for c in o.choices]}
+            for o in g["options"]]} for g in games()],
+        "vacations": [{"value": value, "words": words} for value, words in organisers.VACATIONS],
+        "defaults": {"turn_hours": float(s["turn_hours"]), "interrupt_hours": float(s["interrupt_hours"]),
+                     "vacation": "allowance", "vacation_days": away.DEFAULT_DAYS,
+                     "autopilot_after": autopilot.DEFAULT_AFTER}})
+
+
+@bp.post("/new/<token>")
+def new_game(token: str) -> Any:
+    """Ask for a game as the new-game page does: checked whole (the position by its game), then a muster opens."""
+    email = organiser(token)
+    body = json_object(NEW_GAME_FIELDS)
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, dict) and set(p) <= {"name", "email"}
+                                                and all(isinstance(v, str) for v in p.values()) for p in players):
+        raise bad('"players" must be a list of {"name": "...", "email": "..."}, in seat order')
+    if not isinstance(body.get("options", {}), dict):
+        raise bad('"options" must be an object: each option\'s key and a choice (its "value" or its "json")')
+    texts = {k: body.get(k) for k in ("game", "name", "vacation", "request")}
+    if not all(v is None or isinstance(v, str) for v in texts.values()):
+        raise bad('"game", "name", "vacation" and "request" are text')
+    counts = {k: body.get(k) for k in ("turn_hours", "interrupt_hours", "vacation_days", "autopilot_after")}
+    if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in counts.values()):
+        raise bad('"turn_hours", "interrupt_hours", "vacation_days" and "autopilot_after" are numbers')
+    request_id = texts["request"] or ""
+    if request_id and not FORM_ID.fullmatch(request_id):
+        raise bad('"request" is 16 lowercase hex digits: the same request sent again opens no second game')
+    s = settings()
+    try:
+        policy = organisers.seat_policy(texts["vacation"], _whole(counts["vacation_days"]),
+                                        _whole(counts["autopilot_after"]))
+        hours = {k: float(counts[k] if counts[k] is not None else s[k]) for k in ("turn_hours", "interrupt_hours")}
+        asked = organisers.check(service().kernel.games, texts["game"] or "",
+                                 [(p.get("name", ""), p.get("email", "")) for p in players][:MAX_PLAYERS],
+                                 body.get("options", {}), hours, body.get("data"), body.get("position"))
+        found = open_asked(token, email, asked, policy, " ".join((texts["name"] or "").split())[:organisers.MAX_NAME],
+                           request_id)
+    except ServiceError as err:
+        raise PageError(400, "Please correct this", str(err), "bad_field") from None
+    muster_token = links().make("muster", found.muster_id)
+    return jsonify({"muster": found.to_json(with_emails=True), "token": muster_token,
+                    "url": url_for("api.muster_of", token=muster_token),
+                    "page": url_for("muster.organiser_page", token=muster_token)}), 201
+
+
+MAX_PLAYERS = 12  # more than any game seats: a longer list is refused by the game's count, not read whole
+
+
+def _whole(value: Any) -> str | None:
+    """A count as the page's field gives it (a whole number's digits), for ``organisers.seat_policy``."""
+    if value is None:
+        return None
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
 # ---- webhooks (pbem.post.webhooks): a player's, through their play link; a game's, through the organiser's link ----
 
 

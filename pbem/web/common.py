@@ -18,6 +18,7 @@ from pbem.instance.links import ExpiredLink, LinkError, Links, PlayClaims
 from pbem.instance.times import zone_of
 from pbem.errors import LinkRefused, NoSuchSeat, NotFound
 from pbem.service import Service, ServiceError
+from pbem.web.damage import Chains
 
 GAME_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 MAX_COMMAND = 1000
@@ -60,17 +61,18 @@ def number(value: Any, name: str, what: str = "a whole number, like 12") -> int:
 
 
 def optional_number(value: Any, name: str, what: str = "a whole number, like 12") -> int | None:
-    """``number``, or None when the value is absent or blank."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+    """``number``, or None when the value is absent or empty (``" 7 "`` is neither: it is refused as ``number``
+    refuses it)."""
+    if value is None or value == "":
         return None
-    return number(value.strip() if isinstance(value, str) else value, name, what)
+    return number(value, name, what)
 
 
 def decimal(value: Any, name: str, what: str) -> float:
-    """A decimal from a request (``24``, ``1.5``): ASCII digits and one point, else a 400."""
-    if not isinstance(value, str) or not DECIMAL.fullmatch(value.strip()):
+    """A decimal from a request (``24``, ``1.5``): ASCII digits and one point, nothing around them, else a 400."""
+    if not isinstance(value, str) or not DECIMAL.fullmatch(value):
         raise PageError(400, "Not a number", f"{name} must be {what}. Nothing was changed.", "bad_field")
-    return float(value.strip())
+    return float(value)
 
 
 def posted_seq(required: bool = True) -> int | None:
@@ -82,6 +84,17 @@ def posted_seq(required: bool = True) -> int | None:
         raise PageError(400, "Form out of date", "This form does not say which move of the game it was made at; "
                         "open the page again and repeat what you did. Nothing was changed.", "bad_field")
     return number(value, "seq", "the move number the page showed")
+
+
+def recorded_since(game_id: str, seq: int | None) -> bool:
+    """Whether anything was recorded in the game after event ``seq``, the move the page of a refused write showed.
+
+    A write is refused on the game as it stands when it is decided; if another write came in after the page, the
+    refusal may be that write's doing (a second undo through one link, an answer after the request closed, an
+    action no longer legal), so it is answered as the lost race it is: 409 and the game as it is now. A refusal of
+    a write made from the current page is the write's own: 400 or 422.
+    """
+    return seq is not None and service().store.last(game_id)[0] > seq
 
 
 def moved_on_meanwhile(current_seq: int | None = None) -> PageError:
@@ -162,12 +175,24 @@ def read_token(purpose: str, token: str) -> Any:
         raise link_refused(err) from None
 
 
-def check_game(game_id: str) -> int:
-    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one); its last seq."""
-    seq = 0 if not GAME_ID.match(game_id or "") or is_muster(game_id) else service().store.last(game_id)[0]
-    if seq == 0:
+def check_game(game_id: str, whole: bool = True) -> int:
+    """Refuse an unknown game with a 404 (a well-formed id that names no game, or a malformed one); its last seq.
+
+    With ``whole`` (every page but the game's verification) a game whose record is damaged is refused too
+    (``pbem.web.damage``: ``GameDamaged``, a 503).
+    """
+    last = (0, "") if not GAME_ID.match(game_id or "") or is_muster(game_id) else service().store.last(game_id)
+    if last[0] == 0:
         raise PageError(404, "No such game", f"There is no game {game_id!r} on this server.", "unknown_game")
-    return seq
+    g.pbem_game = game_id  # a page that fails on it is diagnosed before it is called a server error
+    if whole:
+        chains().check(service(), game_id, last)
+    return last[0]
+
+
+def chains() -> Chains:
+    found: Chains = current_app.extensions["pbem.chains"]
+    return found
 
 
 @dataclass(frozen=True)
@@ -185,6 +210,8 @@ def read_play(token: str) -> Seat:
     claims: PlayClaims = read_token("play", token)
     if not GAME_ID.match(claims.game_id or "") or is_muster(claims.game_id):
         raise PageError(404, "No such game", f"There is no game {claims.game_id!r} on this server.", "unknown_game")
+    g.pbem_game = claims.game_id
+    chains().check(service(), claims.game_id)
     try:
         found = service().link_seat(claims.game_id, claims.seat, claims.seq)
     except NoSuchSeat as err:

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, render_template, request
 
 from pbem.games.presentation import lookup
+from pbem.organising import organisers
 from pbem.web.common import board_template, check_game, log_window, service
 
 bp = Blueprint("games", __name__)
@@ -22,8 +23,10 @@ def page(game_id: str) -> Any:
     check_game(game_id)
     shown = service().show(game_id)
     window = log_window(game_id, None, int(shown["seq"]), request.args.get("before"))
+    options = service().load(game_id).config.options  # the state ``show`` just read, kept
     return render_template("web/game.html", game=shown, log=window["lines"], window=window,
-                           board=board_template(shown["game_type"]))
+                           board=board_template(shown["game_type"]),
+                           played_under=organisers.played_under(shown["game_type"], options))
 
 
 @bp.get("/games/<game_id>/assumed")

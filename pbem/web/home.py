@@ -9,10 +9,11 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause
 from pbem.table import away, reliability
 from pbem.table.autopilot import status
-from pbem.post import webhooks
+from pbem.post import new_address, undelivered, webhooks
 from pbem.errors import NotFound
 from pbem.post.people import MailSettingError, chosen_zone, mail_settings_of, set_mail, set_zone
-from pbem.instance.times import ZoneError, zone_names
+from pbem.instance.times import ZoneError
+from pbem.web import zones
 from pbem.web.common import PageError, check_csrf, links, read_token, service, settings
 
 bp = Blueprint("home", __name__, url_prefix="/home")
@@ -42,12 +43,16 @@ def render(token: str, player_id: str, *, status: int = 200, done: str = "", ref
               "first": (number - 1) * HOME_PAGE + 1, "last": (number - 1) * HOME_PAGE + len(games),
               "older": url_for("home.page", token=token, page=number + 1) if number < pages else None,
               "newer": url_for("home.page", token=token, page=number - 1) if number > 1 else None}
+    email = str(emails[0]["email"]) if emails else ""
+    trouble = undelivered.trouble_of(svc.store, email) if email else None
     chosen = chosen_zone(svc.store, player_id)
     default = str(settings()["timezone"])
     shown = render_template("web/home.html", games=games, paging=paging, name=name, record=record, token=token, csrf=links().csrf(token),
-                            tz=chosen or default, chosen=chosen, default_zone=default, zones=sorted(zone_names()),
+                            tz=chosen or default, chosen=chosen, default_zone=default,
+                            zones=zones.choices(chosen or default), zone_script=zones.BROWSER_ZONE_SCRIPT,
                             mail=mail_settings_of(svc.store, player_id), done=done, refusal=refusal, refused=refused,
-                            seats=panel(player_id),
+                            seats=panel(player_id), mail_trouble={**trouble, "here": True} if trouble else None,
+                            address={"email": email, "waiting": new_address.waiting(svc.store, player_id)},
                             hooks=webhooks.owned(svc.store, "player", str(emails[0]["email"])) if emails else [],
                             hook_for="player", hook_secret=secret, hook_add=url_for("home.add_webhook", token=token),
                             hook_remove=url_for("home.remove_webhook", token=token))
@@ -65,8 +70,8 @@ def timezone(token: str) -> Any:
     """Set the player's time zone: every page and later mail they read shows times in it (and in UTC)."""
     claims = read_token("home", token)
     check_csrf(token, request.form.get("csrf"))
-    try:
-        zone = set_zone(service().store, claims.subject, request.form.get("timezone"))
+    try:  # the browser's zone when its button was pressed (the page offers it when scripts run), else the list's
+        zone = set_zone(service().store, claims.subject, request.form.get("browser_zone") or request.form.get("timezone"))
     except ZoneError as err:
         return render(token, claims.subject, status=400, refusal=f"{err}.")
     except LookupError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause
 from events.store import ConcurrencyError
@@ -18,7 +18,7 @@ from pbem.organising import muster, organisers
 from pbem.errors import ServiceError
 from pbem.instance.links import Claims
 from pbem.service import Player
-from pbem.web.common import PageError, check_csrf, links, read_token, sentence, service, settings
+from pbem.web.common import PageError, check_csrf, links, read_token, reader_zone, sentence, service, settings
 
 bp = Blueprint("muster", __name__)
 
@@ -40,6 +40,8 @@ def described(found: muster.Muster) -> list[tuple[str, str]]:
     words += organisers.policy_described(found.options)
     if found.data_override:
         words.append(("Game data", "corrected by the organiser (a data override file)"))
+    if found.position is not None:
+        words.append(("Start", "From a position the organiser set up, not from a new deal"))
     return words
 
 
@@ -70,7 +72,8 @@ def invitation_page(token: str, found: muster.Muster, place: int, sent: int, *, 
                             you=mine if mine.invitation == sent else None, others=[
                                 {"name": i.name, "status": muster.STATUS_WORDS[i.status]}
                                 for i in found.invitations if i.slot != place],
-                            options=described(found), chosen=chosen, done=done, refusal=refusal, why_not=why_not)
+                            options=described(found), chosen=chosen, done=done, refusal=refusal, why_not=why_not,
+                            tz=reader_zone(mine.email))
     return (shown, refusal.status) if refusal is not None else shown
 
 
@@ -120,15 +123,20 @@ def organiser_page_of(token: str, found: muster.Muster, *, done: str = "", refus
     game_url = (f"/organise/{links().make('organiser', found.game_id)}" if found.game_id else None)
     shown = render_template("web/muster.html", token=token, csrf=links().csrf(token), m=found,
                             words=muster.STATUS_WORDS, options=described(found), done=done, refusal=refusal,
-                            game_url=game_url)
+                            game_url=game_url, board_url=url_for("games.page", game_id=found.game_id)
+                            if found.game_id else None, tz=reader_zone(found.organiser))
     return (shown, refusal.status) if refusal is not None else shown
 
 
 @bp.get("/muster/<token>")
 def organiser_page(token: str) -> Any:
     _, found = read_muster(token)
-    done = ("The invitations are on their way. This page shows who has answered; keep its link (it is in the "
-            "mail you were sent too).") if request.args.get("created") else ""
+    done = ""
+    if request.args.get("created") and found.status == "open":
+        done = ("The invitations are on their way. This page shows who has answered; keep its link (it is in the "
+                "mail you were sent too).")
+    elif request.args.get("created") and found.status == "started":
+        done = "Everyone has accepted already, so the game has started: the first mails are on their way."
     return organiser_page_of(token, found, done=done)
 
 

@@ -3,9 +3,9 @@
 The new-game page is behind a signed link (purpose ``newgame``) naming the organiser by id; under
 ``organisers = "invited"`` only links the operator sent (``pbem organiser invite``) open it. Its form
 is checked whole (``pbem.organising.organisers.check``, and ``pbem.organising.organisers.seat_policy`` for what happens when a
-player is away or silent): a bad address, too many players, a policy out of range or a data file that does
-not fit gives the form back with one clear error and writes nothing. A good one opens a muster
-(``pbem.organising.muster``) and goes on to its page.
+player is away or silent): a bad address, too many players, a policy out of range, a data file or a position (a
+TOML file to begin from, ``pbem.organising.positions``) that does not fit gives the form back with one clear error
+and writes nothing. A good one opens a muster (``pbem.organising.muster``) and goes on to its page.
 """
 
 from __future__ import annotations
@@ -18,21 +18,24 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from events.handling import Cause
 from pbem.table import autopilot, away
-from pbem.organising import muster, organisers
+from pbem.organising import muster, organisers, positions
 from pbem.errors import ServiceError
-from pbem.web.common import PageError, check_csrf, decimal, links, read_token, service, settings
+from pbem.web.common import PageError, check_csrf, decimal, links, read_token, reader_zone, service, settings
 
 bp = Blueprint("newgame", __name__, url_prefix="/new")
 
 FORM_ID = re.compile(r"[0-9a-f]{16}")  # a new-game form's random id: the same form sent twice opens one muster
-MAX_ROWS = 6  # player rows on the form: the most any game seats (five), and a spare
+MAX_ROWS = 5  # player rows on the form: the most any game seats; the page shows as many as the chosen game allows
+FIRST = "emerald"  # the game offered first, and chosen unless the organiser chooses another: the flagship
 
 
 def games() -> list[dict[str, Any]]:
-    """The games offered, by title, with their player counts and their options in words."""
+    """The games offered, the flagship first and the others by title, with their player counts and their options in
+    words."""
     found = service().kernel.games
-    return [{"key": key, "title": rules.title, "min": rules.min_seats, "max": rules.max_seats,
-             "options": organisers.options_of(key)} for key, rules in sorted(found.items(), key=lambda kv: kv[1].title)]
+    return [{"key": key, "title": rules.title, "min": rules.min_seats, "max": min(rules.max_seats, MAX_ROWS),
+             "options": organisers.options_of(key), "positions": positions.takes_positions(rules)}
+            for key, rules in sorted(found.items(), key=lambda kv: (kv[0] != FIRST, kv[1].title))]
 
 
 # ---- asking for a link ------------------------------------------------------------------------
@@ -85,14 +88,36 @@ def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
     s = settings()
     values = form or {"game": "", "name": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
-                      "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS),
+                      "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS), "random_seats": "",
                       "autopilot_after": str(autopilot.DEFAULT_AFTER), "form": secrets.token_hex(8)}
     shown = render_template("web/newgame.html", token=token, csrf=links().csrf(token), games=games(), form=values,
                             refusal=refusal, vacations=organisers.VACATIONS, days=float(s["invitation_days"]), musters=[
                                 {**m, "url": url_for("muster.organiser_page",
                                                      token=links().make("muster", m["muster_id"]))}
-                                for m in muster.listing(service().store, email)[:20]])
+                                for m in muster.listing(service().store, email)[:20]], tz=reader_zone(email),
+                            seats_max=max(g["max"] for g in games()))
     return (shown, refusal.status) if refusal is not None else shown
+
+
+def open_asked(token: str, email: str, asked: organisers.Request, policy: dict[str, Any], name: str,
+               form: str) -> muster.Muster:
+    """Open the muster of a checked request (the page's or the API's); ``form``, the request's random id, makes the
+    same request sent twice (a double click, a reload, a client's retry) open one muster, which it gives back."""
+    try:
+        return muster.open_muster(service(), organiser=email, organiser_name=name or email.split("@")[0],
+                                  game_type=asked.game_type, title=asked.title, players=asked.players,
+                                  options={**asked.options, **policy}, data_override=asked.data_override,
+                                  days=float(settings()["invitation_days"]), position=asked.position,
+                                  cause=Cause("link", read_token("newgame", token).cause()),
+                                  muster_id=muster.muster_id_for(email, form) if form else None)
+    except muster.AlreadyOpened as err:
+        return err.found
+
+
+def uploaded(field: str, limit: int) -> bytes | None:
+    """The file sent in a form's field (one byte over ``limit``, to be refused as too long), or None."""
+    upload = request.files.get(field)
+    return upload.read(limit + 1) if upload is not None and upload.filename else None
 
 
 @bp.get("/<token>")
@@ -112,26 +137,21 @@ def create(token: str) -> Any:
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
             "options": {k: v for k, v in f.items() if k.startswith("opt.")},
-            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after")},
+            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after", "random_seats")},
             "form": f.get("form", "") if FORM_ID.fullmatch(f.get("form", "")) else ""}
     try:
         policy = organisers.seat_policy(f.get("vacation"), f.get("vacation_days"), f.get("autopilot_after"))
         hours = {key: decimal(f.get(key), words, "a number of hours, like 48 or 1.5")
                  for key, words in (("turn_hours", "The time for a turn"),
                                     ("interrupt_hours", "The time for an out-of-turn decision"))}
-        upload = request.files.get("data")
-        raw = upload.read(organisers.MAX_OVERRIDE + 1) if upload is not None and upload.filename else None
+        raw = uploaded("data", organisers.MAX_OVERRIDE)
+        begin = uploaded("position", positions.MAX_POSITION)
         chosen = {k.split(".", 2)[2]: v for k, v in f.items() if k.startswith(f"opt.{game}.")}
         asked = organisers.check(service().kernel.games, game, [r for r in rows if r[0].strip() or r[1].strip()],
-                                 chosen, hours, raw)
-        found = muster.open_muster(service(), organiser=email, organiser_name=form["name"] or email.split("@")[0],
-                                   game_type=asked.game_type, title=asked.title, players=asked.players,
-                                   options={**asked.options, **policy}, data_override=asked.data_override,
-                                   days=float(settings()["invitation_days"]),
-                                   cause=Cause("link", read_token("newgame", token).cause()),
-                                   muster_id=muster.muster_id_for(email, form["form"]) if form["form"] else None)
-    except muster.AlreadyOpened as err:  # the form sent twice (a double click, a reload): the muster it opened
-        found = err.found
+                                 chosen, hours, raw, begin)
+        if f.get("random_seats") == "on":  # the organiser asked for seats drawn at random: the first seat plays first
+            secrets.SystemRandom().shuffle(asked.players)
+        found = open_asked(token, email, asked, policy, form["name"], form["form"])
     except PageError as err:
         err.message = err.message.replace(" Nothing was changed.", "")
         return form_page(token, email, form=form, refusal=err)

@@ -16,12 +16,12 @@ from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
 from pbem.proof import logbook
 from pbem.table import seatlife
-from pbem.post import webhooks
+from pbem.post import undelivered, webhooks
 from pbem.table.autopilot import organiser_of
 from pbem.table.delivery import UNDO_REQUEST_CLOSED
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, decimal, links, moved_on_meanwhile, posted_seq,
-                             read_token, service, settings)
+                             read_token, reader_zone, recorded_since, service, settings)
 
 bp = Blueprint("organise", __name__, url_prefix="/organise")
 
@@ -41,12 +41,16 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
     state = svc.load(game_id)
     names = [s.name for s in state.config.seats]
     found = svc.undo_request(game_id)
+    organiser = organiser_of(svc.store, game_id)
     shown = render_template("web/organise.html", token=token, csrf=links().csrf(token), game_id=game_id,
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
                             moves=logbook.undo_moves(svc, state, found, None) if found else [],
-                            seats=seatlife.seats_of(svc, game_id), organiser=organiser_of(svc.store, game_id),
+                            seats=seatlife.seats_of(svc, game_id), organiser=organiser,
+                            not_arriving=undelivered.seats_of(svc.store, game_id),
+                            tz=reader_zone(organiser) if organiser else str(settings()["timezone"]),
+                            board_url=url_for("games.page", game_id=game_id),
                             hooks=webhooks.owned(svc.store, "game", game_id), hook_for="game", hook_secret=secret,
                             hook_add=url_for("organise.add_webhook", token=token),
                             hook_remove=url_for("organise.remove_webhook", token=token))
@@ -114,6 +118,8 @@ def add_webhook(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         return page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
+        if recorded_since(game_id, seq):  # refused for what came in after the page (the game ended): a lost race
+            return page(token, game_id, refusal=moved_on_meanwhile())
         return page(token, game_id, refusal=PageError(400, "Webhook not added", f"{err}. Nothing was changed."))
     hook = added.webhook
     return page(token, game_id, f"The game's public news is now posted to the {webhooks.KIND_NAMES[hook['kind']]} "
@@ -131,5 +137,7 @@ def remove_webhook(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         return page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
+        if recorded_since(game_id, seq):  # removed meanwhile by another page: a lost race
+            return page(token, game_id, refusal=moved_on_meanwhile())
         return page(token, game_id, refusal=PageError(404, "No such webhook", f"{err}. Nothing was changed."))
     return page(token, game_id, "The webhook is removed: nothing more is posted to it.")

@@ -19,12 +19,14 @@ from events.store import ConcurrencyError
 from pbem.table.delivery import STANDING_ANSWERS
 from pbem.games.presentation import choices, focus, picks, said
 from pbem.service import ServiceError
+from pbem.organising import organisers
 from pbem.table import autopilot
+from pbem.post import undelivered
 from pbem.proof import logbook
-from pbem.table.talk import TALK_TYPES
+from pbem.table.talk import NOTE_KEPT, TALK_TYPES
 from pbem.table.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text, home_token,
-                             links, posted_seq, read_play, reader_zone, service)
+                             links, posted_seq, read_play, reader_zone, recorded_since, service)
 
 bp = Blueprint("play", __name__, url_prefix="/play")
 
@@ -79,6 +81,32 @@ def since_last_turn(log: list[dict[str, Any]], seat: int) -> list[dict[str, Any]
                  or line.get("type") in ("pbem.ActionsUndone", *TALK_TYPES))]
 
 
+TALK_KEPT = 20  # messages in the play page's conversation panel: the newest; the replay and the log have them all
+
+
+def conversation(game_id: str, email: str, seat: int, acted: int) -> list[dict[str, Any]]:
+    """The table talk this reader may read, newest first: each line as the log gives it to them (who to whom and the
+    words, or only that a private message went by), ``new`` when another player's and after the reader last acted.
+
+    Only which events are talk is read here (their type and number); what a line says is the log's, for this
+    reader (``Service.log``)."""
+    svc = service()
+    found = svc.store.query(f"SELECT seq FROM events WHERE game_id = ? AND type IN ({', '.join('?' * len(TALK_TYPES))})"
+                            " ORDER BY seq DESC LIMIT ?", (game_id, *TALK_TYPES, TALK_KEPT))
+    mine = f"seat:{seat}"
+    lines = []
+    for row in found:
+        at = int(row["seq"])
+        for line in svc.log(game_id, email, at - 1, at):
+            if line["type"] not in TALK_TYPES or line["undone"]:
+                continue
+            if line["type"] == NOTE_KEPT and line.get("actor") != mine:  # another's private note: nothing to read
+                continue
+            lines.append({"seq": at, "when": line["recorded_at"], "text": line["text"],
+                          "new": at > acted and line.get("actor") != mine})
+    return lines
+
+
 def clickable(token: str, shown: dict[str, Any], legal: list[dict[str, Any]], groups: list[dict[str, Any]],
               on: str | None) -> dict[str, Any]:
     """What the player can click on the board and in the hand (``picks``: key -> link) and, after a click
@@ -103,6 +131,7 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
     start = max(0, min(acted - 1, last - 2 * RECENT_LINES), last - SINCE_AT_MOST)
     log = [line for line in svc.log(game_id, seat.email, start) if not line["repeats"]]
     groups = choices(shown["game_type"], shown["view"], legal)
+    talk = conversation(game_id, seat.email, index, acted)
     return {
         **clickable(token, shown, legal, groups, on),
         "default_text": default_text(game_id, shown["your_prompt"]),
@@ -119,8 +148,17 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "tz": reader_zone(seat.email),
         "status": 200, "title": "", "message": None, "notice": None,
         "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],
+        "talk": talk, "unread": sum(1 for m in talk if m["new"]), "talk_kept": TALK_KEPT,
         "seat_state": autopilot.status(svc.store, game_id, index),
+        "mail_trouble": mail_trouble(seat.email),
+        "played_under": organisers.played_under(shown["game_type"], svc.load(game_id).config.options),
     }
+
+
+def mail_trouble(email: str) -> dict[str, Any] | None:
+    """The banner of a player whose mail comes back (``pbem.post.undelivered``), with the way to their games page."""
+    found = undelivered.trouble_of(service().store, email)
+    return {**found, "here": False, "home_url": url_for("home.page", token=home_token(email))} if found else None
 
 
 def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageError:
@@ -129,6 +167,7 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
     game_id, index = seat.claims.game_id, seat.claims.seat
     current = service().store.last(game_id)[0]
     token = links().play(game_id, index, current)
+    game = service().show_seat(game_id, index)
     said = (f"The game moved on while you were deciding: it is at move {current} now, and what you sent was "
             "made for an earlier move." if meanwhile else
             f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since.")
@@ -137,13 +176,17 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
         f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
-         "game": service().show_seat(game_id, index), "name": seat.name},
+         "game": game, "board": board_template(game["game_type"]), "name": seat.name,
+         "tz": reader_zone(seat.email)},
         template="web/stale.html")
 
 
 def refuse_on_page(token: str, seat: Seat, err: Refusal) -> PageError:
-    """A refused command: the play page again, with the reason on top (or the stale page)."""
-    if isinstance(err, (StaleCommand, ConcurrencyError)):
+    """A refused command: the play page again, with the reason on top; or the stale page, for a write that lost
+    the race (refused after anything was recorded since the page: ``pbem.web.common.recorded_since``)."""
+    shown = posted_seq(required=False)
+    if isinstance(err, (StaleCommand, ConcurrencyError)) or \
+            recorded_since(seat.claims.game_id, seat.claims.seq if shown is None else shown):
         return stale_page(seat, meanwhile=True)
     refusal = action_refused(err)
     context = page_context(token, seat)
@@ -194,6 +237,7 @@ def done_page(seat: Seat, heading: str, result: CommandResult | None) -> str:
     receipt = [{"seq": e.seq, "type": e.type, "hash": e.hash, "text": svc.describe_event(rules, e, index, ended, names),
                 "repeats": logbook.left_out(rules, e, index, ended)} for e in (result.events if result else [])]
     return render_template("web/done.html", heading=heading, game=shown, name=seat.name, receipt=receipt,
+                           tz=reader_zone(seat.email),
                            next_url=url_for("play.page", token=token),
                            audit_url=url_for("proof.player_audit", token=token, seq=receipt[0]["seq"])
                            if receipt else None,
@@ -239,7 +283,7 @@ def preview(token: str) -> Any:
                            seq=expected_seq(seat), formatted=formatted,
                            in_words=said(choices(shown["game_type"], shown["view"], legal), formatted),
                            view=view, hidden=hidden, game=shown, name=seat.name,
-                           board=board_template(shown["game_type"]))
+                           board=board_template(shown["game_type"]), tz=reader_zone(seat.email))
 
 
 @bp.post("/<token>")

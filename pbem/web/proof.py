@@ -19,7 +19,7 @@ from pbem.proof import witness
 from pbem.errors import NotFound
 from pbem.service import ServiceError
 from pbem.web.common import (PageError, board_template, check_game, number, optional_number, read_play, read_token,
-                             service)
+                             reader_zone, service)
 
 bp = Blueprint("proof", __name__)
 
@@ -85,12 +85,13 @@ def player_replay(token: str) -> Any:
                        reader_link=lambda key, at: url_for("proof.player_replay", token=token, at=at,
                                                            **({"as": "public"} if key == "public" else {})),
                        audit_link=lambda seq: url_for("proof.player_audit", token=token, seq=seq),
-                       back_url=url_for("play.page", token=token))
+                       back_url=url_for("play.page", token=token), tz=reader_zone(player.email))
 
 
 # ---- audit ------------------------------------------------------------------------------------
 
-def audit_page(game_id: str, seq: int, reader: int | None, back_url: str, email: str | None = None) -> Any:
+def audit_page(game_id: str, seq: int, reader: int | None, back_url: str, email: str | None = None,
+               tz: str | None = None) -> Any:
     """One event explained; ``reader`` is a player's seat (their own moves and public events; ``email`` their
     address), None: organiser."""
     svc = service()
@@ -98,7 +99,8 @@ def audit_page(game_id: str, seq: int, reader: int | None, back_url: str, email:
         found = svc.audit(game_id, seq, reader=reader, organiser=reader is None, email=email)
     except ServiceError as err:
         raise PageError(404 if isinstance(err, NotFound) else 403, "Not available", str(err), "refused") from None
-    return render_template("web/audit.html", a=found, game_id=game_id, back_url=back_url)
+    return render_template("web/audit.html", a=found, game_id=game_id, back_url=back_url,
+                           **({"tz": tz} if tz else {}))
 
 
 @bp.get("/play/<token>/audit/<seq>")
@@ -106,7 +108,8 @@ def player_audit(token: str, seq: str) -> Any:
     player = read_play(token)
     event = number(seq, "The event number", "a number, like 12")
     return audit_page(player.claims.game_id, event, player.claims.seat,
-                      url_for("proof.player_replay", token=token, at=event), player.email)
+                      url_for("proof.player_replay", token=token, at=event), player.email,
+                      reader_zone(player.email))
 
 
 @bp.get("/organise/<token>/audit/<seq>")
@@ -128,7 +131,7 @@ WITNESS_FILES = 100
 
 @bp.get("/games/<game_id>/verify")
 def verify(game_id: str) -> Any:
-    check_game(game_id)
+    check_game(game_id, whole=False)  # it says where a damaged record breaks
     svc = service()
     return _verify_page(game_id, svc.verify(game_id))
 
@@ -139,7 +142,7 @@ def verify_witnesses(game_id: str) -> Any:
 
     It only reads, so it needs no link and no CSRF token: anyone may check a game against their mail.
     """
-    check_game(game_id)
+    check_game(game_id, whole=False)
     request.max_content_length = WITNESS_BYTES
     uploads = request.files.getlist("witness")[:WITNESS_FILES]
     files = [(upload.filename or "upload", upload.read(witness.MAX_BYTES)) for upload in uploads if upload]

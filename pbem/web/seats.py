@@ -27,7 +27,7 @@ from events.store import ConcurrencyError
 from pbem.table import away, seatlife
 from pbem.service import Player, ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, moved_on_meanwhile, number, posted_seq, read_play,
-                             read_token, service)
+                             read_token, recorded_since, service)
 from pbem.web.home import render as home_page
 from pbem.web.organise import page as organise_page
 
@@ -106,6 +106,8 @@ def replace(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         return organise_page(token, game_id, refusal=moved_on_meanwhile())
     except ServiceError as err:
+        if recorded_since(game_id, seq):  # refused for what came in after the page: a lost race
+            return organise_page(token, game_id, refusal=moved_on_meanwhile())
         return organise_page(token, game_id, refusal=PageError(400, "Not replaced", f"{err}.", "refused"))
     return organise_page(token, game_id, f"The seat is now {player.name}'s: they were mailed the seat's view and "
                                          "history, the old player was told, and the old links no longer work.")
@@ -193,5 +195,7 @@ def api_replace(token: str) -> Any:
     except (StaleCommand, ConcurrencyError):
         raise moved_on_meanwhile() from None
     except ServiceError as err:
+        if recorded_since(claims.subject, seq):
+            raise moved_on_meanwhile() from None
         raise _refused(err) from None
     return _receipt(result)

@@ -21,7 +21,7 @@ from pbem.proof.logbook import undo_moves
 from pbem.table.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed
 from pbem.table.replacing import undo_refusal
 from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links, moved_on_meanwhile,
-                             posted_seq, read_token, reader_zone, sentence, service)
+                             posted_seq, read_token, reader_zone, recorded_since, sentence, service)
 
 bp = Blueprint("undo", __name__, url_prefix="/undo")
 
@@ -93,6 +93,10 @@ def answer(token: str) -> Any:
     except NotAsked as err:
         raise PageError(403, "Not asked", sentence(str(err)), "not_asked") from None
     except (ActionError, ServiceError) as err:
+        if recorded_since(claims.game_id, seq):  # refused for what came in after the page: a lost race
+            found = svc.undo_request(claims.game_id, claims.request)
+            assert found is not None
+            return page(token, claims, found, refusal=moved_on_meanwhile())
         raise action_refused(err) from None
     closed = next((e.payload for e in result.events if e.type == UNDO_REQUEST_CLOSED), None)
     found = svc.undo_request(claims.game_id, claims.request)

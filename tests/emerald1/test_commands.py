@@ -33,6 +33,40 @@ def test_commands_parse_to_actions_and_format_back(text: str, action: dict) -> N
     assert RULES.parse(s, RULES.format(s, action)) == action
 
 
+@pytest.mark.parametrize("text,action", [
+    ("place 206 on St. Petersburg", {"kind": "place", "cards": [206], "to": "city:st_petersburg"}),
+    ("Place 206 on st petersburg", {"kind": "place", "cards": [206], "to": "city:st_petersburg"}),
+    ("place 206 on St Petersburg", {"kind": "place", "cards": [206], "to": "city:st_petersburg"}),
+    ("place 206 and 207 on Saint Petersburg", {"kind": "place", "cards": [206, 207], "to": "city:st_petersburg"}),
+    ("place 206 on the The Hague City box", {"kind": "place", "cards": [206], "to": "city:the_hague"}),
+    ("place 206 on the Berlin city box", {"kind": "place", "cards": [206], "to": "city:berlin"}),
+    ("place 206 on Limbo", {"kind": "place", "cards": [206], "to": "limbo"}),
+    ("move Ann's Main Agent to The Hague", {"kind": "move", "agent": "m0", "to": "the_hague"}),
+    ("move main agent of Bob to the hague", {"kind": "move", "agent": "m1", "to": "the_hague"}),
+    ("MOVE 14 TO ROME", {"kind": "move", "agent": "14", "to": "rome"}),
+    ("play 47 agent Cat's Main Agent in Cairo", {"kind": "card", "card": 47, "agent": "m2", "city": "cairo"}),
+    ("play 14 at Bob's main agent in Paris bombs 206, 207",
+     {"kind": "card", "card": 14, "target": "m1", "city": "paris", "bombs": [206, 207]}),
+    ("play 53 cubes Bob@St. Petersburg, Cat@17",
+     {"kind": "card", "card": 53, "cubes": [["city:st_petersburg", 1], ["card:17", 2]]}),
+    ("play 6 player Bob", {"kind": "card", "card": 6, "player": 1}),
+])
+def test_names_are_read_as_players_say_them(text: str, action: dict) -> None:  # type: ignore[type-arg]
+    s = started().state
+    assert RULES.parse(s, text) == action
+    assert RULES.parse(s, RULES.format(s, action)) == action
+
+
+def test_commands_are_written_with_the_names_players_read() -> None:
+    s = started().state
+    said = {RULES.format(s, a) for a in (
+        {"kind": "place", "cards": [206], "to": "city:st_petersburg"}, {"kind": "move", "agent": "m0", "to": "the_hague"},
+        {"kind": "card", "card": 53, "cubes": [["city:berlin", 1], ["card:17", 2]]},
+        {"kind": "card", "card": 6, "player": 1})}
+    assert said == {"place 206 on St. Petersburg", "move ann's Main Agent to The Hague",
+                    "play 53 cubes bob@Berlin, cat@17", "play 6 player bob"}
+
+
 def test_every_legal_action_of_a_whole_game_round_trips() -> None:
     seen = 0
 
@@ -47,6 +81,8 @@ def test_every_legal_action_of_a_whole_game_round_trips() -> None:
 
 @pytest.mark.parametrize("text,words", [
     ("", "Empty command"), ("fly paris", "Unknown command 'fly'"), ("start atlantis", "No city is called"),
+    ("start atlantis", "Cities: Berlin, Cairo, Constantinople, The Hague"), ("place 206 on 17 18", "No city or face-up"),
+    ("move main agent of zed to paris", "No player is called 'zed'"), ("move to paris", "the agent is missing"),
     ("play x", "Expected a card or counter number"), ("play 53 cubes bob", "player@place"),
     ("play 6 player zed", "No player is called 'zed'"), ("markers 101", "has no single arrow"),
 ])

@@ -41,3 +41,9 @@ def test_a_discard_pile_shuffled_into_a_new_deck_is_named_with_its_player() -> N
         f"{name} shuffles their discard pile (7 cards) into a new deck.",
         f"{name}'s deck is shuffled face down.",
     ]
+
+
+def test_a_city_box_is_named_once_with_its_article() -> None:
+    from pbem.games.emerald1.describe import city_box
+    assert city_box("Berlin") == "the Berlin City box"
+    assert city_box("The Hague") == "The Hague City box"        # never "the The Hague City box"

@@ -95,7 +95,10 @@ def test_pages_draw_london_with_the_river_and_no_internals(played: tuple[Flask, 
     assert svg is not None
     root = ET.fromstring(svg[0])
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert "Thames" in texts and "Chelsea" in texts and "Bermondsey" in texts
+    titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
+    assert "The River Thames" in titles and "Chelsea" in texts and "Bermondsey" in texts
+    assert min(float(t.get("font-size", 0)) for t in root.iter("{http://www.w3.org/2000/svg}text")) >= 12
+    assert '<ul class="places">' in play and "<h3>The areas</h3>" in play   # each area in words, as a card
     assert "You are <strong>" in play   # the reader's own personality, in words
     assumed = client.get(f"/games/{game_id}/assumed").get_data(as_text=True)
     assert "The character deck" in assumed
@@ -112,7 +115,9 @@ def test_the_scene_marks_trouble_grenadiers_citizens_and_buildings() -> None:
                for line in board)
     root = ET.fromstring(PRESENTATION.svg(scene))
     titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]
-    assert {"trouble", "Grenadiers", "New Citizens", "Building of Ben"} <= set(titles)
+    assert "City: building £6, die 6; agents: Ann 2, Ben 1; building of Ben; trouble" in titles
+    edge = next(r for r in root.iter("{http://www.w3.org/2000/svg}rect"))
+    assert edge.get("stroke") == "#b00020" and edge.get("stroke-width") == "3"   # trouble: a thick red edge
 
 
 def test_choices_are_grouped_and_said_in_words() -> None:

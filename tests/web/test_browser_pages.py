@@ -80,13 +80,17 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
 
 
 def check_page(browser: Browser, shots: Path, name: str) -> dict[int, str]:
-    """At each width: a full-height screenshot, no sideways scrolling, every text colour at least 4.5:1."""
+    """At each width: a full-height screenshot, no sideways scrolling (of the page or of a section in it), every text
+    colour at least 4.5:1."""
     texts = {}
     for width in WIDTHS:
         browser.resize(width, 900)
         inner = browser.run("return window.innerWidth;")
         scroll = browser.run("return document.documentElement.scrollWidth;")
         assert scroll <= inner, f"{name} scrolls sideways at {width}px: {scroll} > {inner}"
+        boxed = browser.run("return [...document.querySelectorAll('section, figure, .scroll')]"
+                            ".filter(b => b.scrollWidth > b.clientWidth + 1).map(b => b.textContent.trim().slice(0, 40));")
+        assert boxed == [], f"{name} at {width}px: sections that scroll sideways, cutting {boxed}"
         height = browser.run("return document.documentElement.scrollHeight;")
         browser.resize(width, min(int(height) + 140, 9000))
         browser.screenshot(shots / f"{name}-{width}.png")
@@ -123,9 +127,9 @@ def test_the_pages_of_a_move_read_at_375_and_1280_pixels(server: tuple[str, Any]
         assert "it is your move" in page and "Since your last turn" in page
         assert "Place cubes" in page and "Discard cards" in page and "Show the 31 choices" in page
 
-        # a city on the board is clicked: its choices come first, the rest folded
+        # a city of the board is clicked (its name on its card): its choices come first, the rest folded
         browser.resize(1280, 900)
-        browser.click(browser.find("figure.board svg a"))
+        browser.click(browser.find(".emerald-board ul.places h4 a"))
         focused = check_page(browser, shots, "focus")[375]
         assert "Your choices with" in focused and "All your choices" in focused
         browser.go(f"{base}/play/{token}")

@@ -8,6 +8,7 @@ A form carries the move the page was made at (``seq``); a write the game moved o
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
@@ -28,7 +29,8 @@ def post(client: FlaskClient, path: str, **form: Any) -> Any:
 
 # ---- numbers ----------------------------------------------------------------------------------
 
-ODD = ["²", "⑦", "٣", "１２", "1e3", "-1", "½", " 1 2", "0x10", "9" * 10, "99999999999999999999999", "\x00", "١"]
+ODD = ["²", "⑦", "٣", "１２", "1e3", "-1", "½", " 1 2", "0x10", "9" * 10, "99999999999999999999999", "\x00", "١",
+       " 7 ", "7 ", " 7", "\t7", "7\n", " "]
 
 
 @pytest.mark.parametrize("value", ODD)
@@ -36,9 +38,10 @@ def test_a_number_that_is_not_plain_ascii_digits_is_a_400_everywhere(client: Fla
                                                                      value: str) -> None:
     token, organiser = game.token(0), game.links.make("organiser", game.id)
     before = written(game)
-    pages = [f"/games/{game.id}/replay?at={value}", f"/games/{game.id}/replay?turn={value}",
-             f"/games/{game.id}/replay?as={value}", f"/play/{token}/replay?at={value}",
-             f"/organise/{organiser}/audit?seq={value}"]
+    asked = quote(value, safe="")  # a raw tab or newline would be dropped from the URL before it is sent
+    pages = [f"/games/{game.id}/replay?at={asked}", f"/games/{game.id}/replay?turn={asked}",
+             f"/games/{game.id}/replay?as={asked}", f"/play/{token}/replay?at={asked}",
+             f"/organise/{organiser}/audit?seq={asked}"]
     for path in pages:
         response = client.get(path, query_string=None)
         assert response.status_code == 400, (path, response.status_code)
@@ -60,8 +63,24 @@ def test_plain_numbers_still_work(client: FlaskClient, game: Game) -> None:
     organiser = game.links.make("organiser", game.id)
     assert client.get(f"/games/{game.id}/replay?at=2").status_code == 200
     assert client.get(f"/organise/{organiser}/audit/2").status_code == 200
-    assert client.get(f"/organise/{organiser}/audit?seq= 2 ").status_code == 200
+    assert client.get(f"/organise/{organiser}/audit?seq=2").status_code == 200
+    assert client.get(f"/organise/{organiser}/audit?seq=").status_code == 400  # none given: the form asks again
     assert client.get(f"/play/{game.token(0)}/audit/0002").status_code in (200, 403)
+
+
+def test_a_number_with_spaces_around_it_is_refused_in_the_same_words_as_any_other(client: FlaskClient,
+                                                                                  game: Game) -> None:
+    """The docs say digits only: " 7 " is no more a number than "x" (it was read as 7 once, by a strip)."""
+    organiser = game.links.make("organiser", game.id)
+    for path in (f"/games/{game.id}/replay?at={{}}", f"/organise/{organiser}/audit?seq={{}}"):
+        spaced, word = client.get(path.format(quote(" 7 "))), client.get(path.format("x"))
+        assert spaced.status_code == word.status_code == 400
+        assert text(spaced) == text(word) and "must be a move number, like 12" in text(spaced)
+    before = written(game)
+    forms = [post(client, f"/organise/{organiser}", csrf=game.links.csrf(organiser), seq=str(game.seq()),
+                  what="extend", hours=hours) for hours in (" 7 ", "x")]
+    assert [f.status_code for f in forms] == [400, 400] and text(forms[0]) == text(forms[1])
+    assert "hours must be the extension in hours" in text(forms[0]) and written(game) == before
 
 
 # ---- the JSON API takes JSON, and only as application/json ------------------------------------

@@ -184,12 +184,15 @@ def test_bad_input_gives_a_clear_error_and_writes_nothing(client: FlaskClient, s
         (form(csrf, players=[("Ann", "ann@example.org"), ("Ann2", "ANN@example.org")]), "is given twice"),
         (form(csrf, players=[("Ann", "ann@example.org"), ("ann", "b@example.org")]), "Two players are called"),
         (form(csrf, turn_hours="soon"), "The time for a turn must be a number of hours"),
+        (form(csrf, turn_hours=" 48 "), "The time for a turn must be a number of hours"),  # digits only
         (form(csrf, turn_hours="9999"), "between a quarter of an hour"),
         (form(csrf, game="chess"), "Choose one of the games offered"),
         (form(csrf, game="nanty", **{"opt.nanty.personalities": "modern"}), "Personalities: choose one"),
         (form(csrf, vacation="sometimes"), "When a player is away: choose one of the policies offered"),
         (form(csrf, vacation="allowance", vacation_days="two"), "An allowance is a whole number of days from 0 to 365"),
         (form(csrf, vacation="allowance", vacation_days="400"), "An allowance is a whole number of days from 0 to 365"),
+        (form(csrf, vacation="allowance", vacation_days=" 5 "), "An allowance is a whole number of days from 0 to 365"),
+        (form(csrf, vacation="pause", autopilot_after=" 2"), "Autopilot after must be a whole number of missed"),
         (form(csrf, vacation="pause", autopilot_after="51"), "Autopilot after must be a whole number of missed"),
         (form(csrf, vacation="pause", autopilot_after="-1"), "from 0 (never) to 50"),
     ]
@@ -251,7 +254,7 @@ def test_the_seat_policies_chosen_on_the_page_are_the_game_s(client: FlaskClient
 def test_an_allowance_of_days_chosen_on_the_page_is_the_game_s(client: FlaskClient, service: Service,
                                                                 post: Post) -> None:
     path = new_game_page(client, service, post)
-    created = client.post(path, data=form(csrf_of(text(client.get(path))), vacation="allowance", vacation_days=" 5",
+    created = client.post(path, data=form(csrf_of(text(client.get(path))), vacation="allowance", vacation_days="5",
                                           autopilot_after="0"))
     assert created.status_code == 303
     shown = text(client.get(created.headers["Location"]))

@@ -13,7 +13,7 @@ def test_the_play_page_shows_the_private_view_the_prompt_the_choices_and_the_log
     response = client.get(f"/play/{token}")
     page = text(response)
     assert response.status_code == 200
-    assert "Ann, it is your move" in page and "Your decision: your turn" in page
+    assert "Ann, it is your move" in page and "Your move: your turn" in page
     assert 'value="play 14"' in page and 'value="bet 3"' in page and 'name="text"' in page
     assert "<td>9</td>" in page or "<li>9</li>" in page          # Ann's own hand, drawn as a table
     assert "Deadline:" in page and " UTC" in page
@@ -118,7 +118,7 @@ def play_high_card(client: FlaskClient, game: Game) -> None:
 def test_an_out_of_turn_prompt_offers_its_choices_and_a_standing_order(client: FlaskClient, game: Game) -> None:
     play_high_card(client, game)
     page = text(client.get(f"/play/{game.token(1)}"))
-    assert "Your decision: contest the 14?" in page
+    assert "Your move: contest the 14?" in page
     assert 'value="accept"' in page and 'value="contest"' in page
     assert "Standing orders" in page and 'name="topic" value="highdie.contest"' in page
 

@@ -58,9 +58,11 @@ def test_the_page_shows_groups_as_fieldsets_and_what_happened_since_the_last_tur
     game_id = emerald_at_ben(service)
     page = html.unescape(text(client.get(f"/play/{links.play(game_id, 1, service.store.last(game_id)[0])}")))
     assert "<legend>Place cubes <span class=\"small\">(18)</span></legend>" in page
+    assert '<summary>with Informer (301) <span class="small">(9)</span></summary>' in page  # by card, then city
+    assert 'value="place 1 cube in Berlin using 301"> 1 cube in Berlin</label>' in page
     assert "<summary>Show the 31 choices</summary>" in page        # the discards, folded
     assert 'value="move 1 agent using 308"> 1 agent, with Courier (308)' in page
-    since = page[page.index("Since your last turn"):page.index("The table, as you see it")]
+    since = page[page.index('<h2 id="since-h">Since your last turn'):page.index('id="log-h"')]
     assert "Cy plays Bomb Maker (406)." in since and "Turn 17: Ben to play." in since
     assert "Ben draws" not in since and "is to act by" not in since   # Ben's own turn, deliveries: not news
     assert "the last 20 of" in page and "/replay" in page           # the whole log: folded and the replay
@@ -89,10 +91,10 @@ def test_a_city_or_a_card_is_clicked_to_see_the_choices_about_it(client: FlaskCl
     legal = [e["text"] for e in service.legal(game_id, "ben@example.org")]
     # every city Ben can place a cube in (all nine here) is a link on the board
     places = {re.search(r" in (.+) using", t).group(1) for t in legal if t.startswith("place")}  # type: ignore[union-attr]
-    linked = re.findall(r'<a href="/play/[^"]+\?on=city:(\w+)#prompt-h" aria-label="Your choices in ([^"]+)"', page)
+    linked = re.findall(r'<h4><a href="/play/[^"]+\?on=city:(\w+)#prompt-h">([^<]+)</a>', page)
     assert {name for _, name in linked} == places and len(places) == len(linked) == 9
-    # every card of his hand that some action uses links too
-    assert re.search(r'\?on=card:308#prompt-h" aria-label="Your choices with Courier \(308\)"', page)
+    # every card of his hand that some action uses links too, named as the card reads
+    assert re.search(r'\?on=card:308#prompt-h"><strong>Courier</strong></a>', page)
 
     berlin = html.unescape(text(client.get(f"/play/{token}?on=city:berlin")))
     focused = berlin[berlin.index("<legend>Your choices with Berlin"):berlin.index("Show all your choices")]

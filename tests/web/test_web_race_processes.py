@@ -10,6 +10,7 @@ in rounds and in time.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,8 +21,9 @@ import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Mapping, Sequence
 
 import pytest
 
@@ -30,6 +32,7 @@ from events.handling import Cause
 from events.schema import ACTIONS_UNDONE
 from pbem.instance.links import Links
 from pbem.service import Service
+from pbem.table.seat_events import ABSENCE_DECLARED, ABSENCE_STARTED
 from web.conftest import ANN, BEN
 
 SCRIPT = Path(__file__).with_name("serve_highdie.py")
@@ -97,9 +100,11 @@ def servers(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
         assert " 500 " not in log.read_text(), "a server answered 500"
 
 
-def post(port: int, path: str, form: dict[str, str]) -> int:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST",
-                                     data=urllib.parse.urlencode(form).encode())
+def post(port: int, path: str, form: Mapping[str, Any], as_json: bool = False) -> int:
+    """POST a form (or, ``as_json``, the same as a JSON body); the answer's status."""
+    data = json.dumps(form).encode() if as_json else urllib.parse.urlencode(form).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method="POST", data=data,
+                                     headers={"Content-Type": "application/json"} if as_json else {})
     try:
         with OPENER.open(request, timeout=60) as response:
             return int(response.status)
@@ -108,7 +113,8 @@ def post(port: int, path: str, form: dict[str, str]) -> int:
         return int(err.code)
 
 
-def race(posts: list[tuple[int, str, dict[str, str]]], delays: list[float] | None = None) -> list[int]:
+def race(posts: Sequence[tuple[int, str, Mapping[str, Any]]], delays: list[float] | None = None,
+         as_json: bool = False) -> list[int]:
     """Send every POST at once (or ``delays`` seconds after), each from its own thread; their statuses in order."""
     statuses = [0] * len(posts)
     start = threading.Barrier(len(posts))
@@ -118,7 +124,7 @@ def race(posts: list[tuple[int, str, dict[str, str]]], delays: list[float] | Non
         start.wait()
         if delays:
             time.sleep(delays[index])
-        statuses[index] = post(port, path, form)
+        statuses[index] = post(port, path, form, as_json)
 
     threads = [threading.Thread(target=send, args=(i,)) for i in range(len(posts))]
     for thread in threads:
@@ -142,7 +148,7 @@ def test_concurrent_undos_through_one_link_take_back_exactly_one_move(servers: S
             form = {"csrf": servers.links.csrf(token), "seq": str(seq)}
             statuses = race([(port, f"/play/{token}/undo", form) for port in servers.ports for _ in range(4)])
             undone = [e for e in service.store.read(game, seq) if e.type == ACTIONS_UNDONE]
-            assert sorted(statuses) == [200] + [409] * 7, statuses
+            assert sorted(statuses) == [200] + [409] * 7, statuses  # a lost race is always 409
             assert len(undone) == 1 and undone[0].payload["from_seq"] < seq
             seen.update(statuses)
             rounds += 1
@@ -216,3 +222,102 @@ def test_a_move_standing_orders_and_organiser_records_at_once_give_no_server_err
         service.close()
     print(f"\nmixed race: {rounds} rounds, {dict(sorted(seen.items()))}")
     assert rounds >= 2
+
+
+def test_eight_declarations_of_one_absence_at_once_record_one_and_the_allowance_holds(
+        servers: Servers, highdie_registered: None) -> None:
+    """Ann declares the same 40-day absence eight times at once, four through each server: one is recorded, it
+    stops her clock for the game's 14 days and no more; each of the other seven either came after it and is refused
+    (400: it overlaps the one recorded) or passed its check before it and lost the race at its append (409: checked
+    again on what came first)."""
+    service = servers.service()
+    seen: Counter[int] = Counter()
+    began, rounds = time.time(), 0
+    try:
+        while rounds < ROUNDS and time.time() - began < SECONDS:
+            game = service.create_game("highdie", [ANN, BEN], seed=f"race-away-{rounds}").after.game_id
+            due = _due(service, game, 0)
+            token = servers.links.play(game, 0, service.store.last(game)[0])
+            today = datetime.now(timezone.utc).date()
+            body = {"from": today.isoformat(), "until": (today + timedelta(days=40)).isoformat()}
+            statuses = race([(port, f"/api/play/{token}/away", body) for port in servers.ports for _ in range(4)],
+                            as_json=True)
+            events = service.store.read(game)
+            assert [e.type for e in events].count(ABSENCE_DECLARED) == 1, statuses
+            assert [e.type for e in events].count(ABSENCE_STARTED) == 1
+            assert _due(service, game, 0) - due == timedelta(days=14)  # the allowance, to the second
+            assert statuses.count(200) == 1 and set(statuses) <= {200, 400, 409}, statuses
+            seen.update(statuses)
+            rounds += 1
+            assert service.verify(game).ok
+    finally:
+        service.close()
+    print(f"\nabsence race: {rounds} rounds, statuses {dict(seen)}")
+    assert rounds >= 3
+
+
+def _due(service: Service, game: str, seat: int) -> datetime:
+    rows = service.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game, seat))
+    return datetime.fromisoformat(rows[0]["due_at"])
+
+
+def test_every_write_that_loses_a_race_answers_409(servers: Servers, highdie_registered: None) -> None:
+    """Pairs of writes through the two servers, each of which alone would be accepted at the move both pages showed,
+    and which cannot both be (a move and a request to take it back can: the move closes the request): one is
+    recorded (200), and the other, whatever refused it after the first came in (the turn gone, another request
+    open, the answer given already, the move taken back), answers 409: a lost race is never a 400 or a 422."""
+    service = servers.service()
+    seen: Counter[str] = Counter()
+    began, rounds = time.time(), 0
+    try:
+        while rounds < ROUNDS and time.time() - began < SECONDS:
+            for kind in ("move/move", "api move/api move", "undo request/undo request", "undo/move",
+                         "answer/answer", "pause/pause"):
+                game = service.create_game("highdie", [ANN, BEN], seed=f"lost-{rounds}-{kind}").after.game_id
+                service.act_as(game, 0, "bet 1", cause=CLI)  # Ben to move, and Ann may take hers back alone
+                if kind != "undo/move":
+                    service.act_as(game, 1, "bet 1", cause=CLI)  # Ann to move; her last move is beyond her own undo
+                if kind == "answer/answer":
+                    service.request_undo(game, 0, "a slip", cause=CLI)
+                seq = service.store.last(game)[0]
+                posts = _pair(servers, service, game, seq, kind)
+                delay = 0.003 * (rounds % 4)  # the second a little later, now and then: each window of the race
+                statuses = race([p[:3] for p in posts], delays=[0, delay], as_json=posts[0][3])
+                assert sorted(statuses) == [200, 409], (kind, statuses)
+                seen[kind] += 1
+                assert service.verify(game).ok
+            rounds += 1
+    finally:
+        service.close()
+    print(f"\nlost races: {rounds} rounds of {dict(seen)}")
+    assert rounds >= 2
+
+
+def _pair(servers: Servers, service: Service, game: str, seq: int,
+          kind: str) -> list[tuple[int, str, Mapping[str, Any], bool]]:
+    """Two writes of ``kind`` at ``seq``, the first through one server and the second through the other."""
+    one, two = servers.ports
+    ann = servers.links.play(game, 0, seq)
+    form = {"csrf": servers.links.csrf(ann), "seq": str(seq)}
+    move = {**form, "text": "bet 2"}
+    ask = {**form, "reason": "a slip"}
+    if kind == "move/move":
+        return [(one, f"/play/{ann}", move, False), (two, f"/play/{ann}", {**form, "text": "bet 3"}, False)]
+    if kind == "api move/api move":
+        return [(one, f"/api/play/{ann}", {"action": {"kind": "bet", "points": 2}}, True),
+                (two, f"/api/play/{ann}", {"action": {"kind": "bet", "points": 3}}, True)]
+    if kind == "undo request/undo request":
+        return [(one, f"/play/{ann}/undo-request", ask, False), (two, f"/play/{ann}/undo-request", ask, False)]
+    if kind == "undo/move":
+        ben = servers.links.play(game, 1, seq)
+        return [(one, f"/play/{ann}/undo", form, False),
+                (two, f"/play/{ben}", {"csrf": servers.links.csrf(ben), "seq": str(seq), "text": "bet 2"}, False)]
+    if kind == "answer/answer":
+        request = service.undo_request(game)
+        assert request is not None
+        ben = servers.links.undo(game, request.request, 1)
+        answer = {"csrf": servers.links.csrf(ben), "seq": str(seq), "answer": "approve"}
+        return [(one, f"/undo/{ben}", answer, False), (two, f"/undo/{ben}", {**answer, "answer": "refuse"}, False)]
+    organiser = servers.links.make("organiser", game)
+    pause = {"csrf": servers.links.csrf(organiser), "seq": str(seq), "what": "pause"}
+    return [(one, f"/organise/{organiser}", pause, False), (two, f"/organise/{organiser}", pause, False)]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
-
-from pbem.games.presentation import LINE_WIDTH, short_text, wrap_text
+from pbem.games.drawing import WIDTH, text
+from pbem.games.drawing import svg as drawing
+from pbem.games.presentation import LINE_WIDTH, wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")  # each at least 4.5:1 on the board's #f7f4ec
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
@@ -262,76 +262,23 @@ class EmeraldPresentation:
     # ---- SVG -------------------------------------------------------------------------------
 
     def svg(self, scene: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
-        """The cities in rows of three and the two tracks; a city in ``links`` is a link (to its choices)."""
-        cw = 120
-        links = links or {}
-        parts: list[str] = []
-
-        def text(x: float, y: float, s: str, size: float = 11, weight: str = "normal", fill: str = "#222",
-                 anchor: str = "start") -> None:
-            parts.append(f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
-                         f'text-anchor="{anchor}">{escape(s)}</text>')
-
-        cities = scene["cities"]
-        rows = [cities[i:i + 3] for i in range(0, len(cities), 3)]
-        y = 0
-        for row_cities in rows:
-            ch = 86 + 13 * max([len(c["players"]) for c in row_cities] + [1])
-            for k, c in enumerate(row_cities):
-                x = k * cw
-                link = links.get(c.get("key", ""))
-                if link:
-                    parts.append(f'<a href={quoteattr(link)} aria-label={quoteattr("Your choices in " + c["name"])}>')
-                parts.append(f'<g><title>{escape(c["name"])}{" (your choices here)" if link else ""}</title>'
-                             f'<rect x="{x + 2}" y="{y + 2}" width="{cw - 4}" height="{ch - 4}" rx="6" '
-                             f'fill="{"#fffdf5" if link else "#f7f4ec"}" stroke="#1f4d3a" '
-                             f'stroke-width="{2.4 if link else 1.2}"/></g>')
-                text(x + 7, y + 17, short_text(c["name"], 14), 12.5, "bold", "#1f4d3a")
-                text(x + cw - 7, y + 30, f"defence {c['defence']}", 9.5, "normal", "#7a2e1d", "end")
-                line = y + 44
-                for p in c["players"][:5]:
-                    parts.append(f'<circle cx="{x + 11}" cy="{line - 4}" r="4.5" fill="{p["colour"]}"/>')
-                    bits = " ".join(f"{n}{w}" for n, w in ((p["agents"], "a"), (p["cubes"], "c"),
-                                                           (p["zombies"], "z")) if n)
-                    text(x + 19, line, f"{short_text(p['name'], 8)} {bits}", 11, fill=p["colour"])
-                    line += 13
-                if not c["players"]:
-                    text(x + 7, line, "nobody", 10.5, fill="#666")
-                cy = y + ch - 33
-                parts.append(f'<line x1="{x + 6}" y1="{cy - 13}" x2="{x + cw - 6}" y2="{cy - 13}" '
-                             'stroke="#d8d2c4"/>')
-                if c["top"]:
-                    parts.append(f'<g><title>{escape(_label(c["top"]) + ": " + c["top"]["does"])}</title>')
-                    text(x + 7, cy, short_text(c["top"]["name"], 16), 10.5, "bold")
-                    text(x + cw - 7, cy + 12, f"no. {c['top']['number']}", 10, "bold", "#1f4d3a", "end")
-                    text(x + 7, cy + 12, f"{c['cards_left']} left", 9, fill="#555")
-                    parts.append("</g>")
-                else:
-                    text(x + 7, cy, "no card left", 10, fill="#666")
-                if c["royalty"]:
-                    r = c["royalty"]
-                    parts.append(f'<g><title>{escape(_label(r) + ": " + r["does"])}</title>')
-                    text(x + 7, cy + 25, "♛ " + short_text(r["name"], 15), 10, "normal", "#7a5f08")
-                    parts.append("</g>")
-                if link:
-                    parts.append("</a>")
-            y += ch
+        """The two tracks, each marker on its space, readable on a phone (``pbem.games.drawing``); the cities are
+        the page's cards (``templates/web/games/emerald.html``), each a link to its choices when in ``links``."""
         t = scene["tracks"]
-        ty = y + 8
         steps = max(1, int(t["max"] or 1))
-        w = (3 * cw - 16) / (steps + 1)
+        w = (WIDTH - 8) / (steps + 1)
+        parts: list[str] = []
         for r, (label, value, colour) in enumerate((("Restorationist", t["resto"], "#7a2e1d"),
                                                      ("Loyalist", t["loyal"], "#1f4d3a"))):
-            yy = ty + r * 36
-            text(8, yy + 11, f"{label} track: {value} of {t['max']}", 11.5, "bold", colour)
+            y = r * 50
+            parts.append(text(4, y + 16, f"{label} track: {value} of {t['max']}", 13, "bold", colour, "start"))
             for i in range(steps + 1):
                 on = i == value
-                parts.append(f'<rect x="{8 + i * w:.1f}" y="{yy + 16}" width="{w - 2:.1f}" height="13" '
+                parts.append(f'<rect x="{4 + i * w:.1f}" y="{y + 24}" width="{w - 2:.1f}" height="18" rx="2" '
                              f'fill="{colour if on else "#ffffff"}" stroke="{colour}"/>')
-        height = ty + 2 * 36 + 6
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {3 * cw} {height}" width="100%" '
-                f'role="img" aria-label={quoteattr("The board. " + scene["turn_words"])} '
-                'style="max-width:720px;height:auto;font-family:Georgia,serif;">' + "".join(parts) + "</svg>")
+        said = (f"The tracks: Restorationist {t['resto']}, Loyalist {t['loyal']}, of {t['max']}. "
+                + str(scene["turn_words"]))
+        return drawing(parts, 96, said, False, max_width=560)
 
     # ---- choices -------------------------------------------------------------------------
 
@@ -347,6 +294,21 @@ class EmeraldPresentation:
             groups.setdefault(title, []).append((str(entry["text"]), said.action(action, str(entry["text"]))))
         order = list(dict.fromkeys(GROUPS.values()))
         return sorted(groups.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
+
+    def part_of(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A long group by card, then target: ``("with Informer (301)", "1 cube in Berlin")``."""
+        said = _Sayer(view)
+        kind = action.get("kind")
+        if kind == "place":
+            return f"with {said.using(action.get('cards'))}", (f"{_count(action.get('count'), 'cube')} in "
+                                                                f"{said.city(action.get('city'))}")
+        if kind == "claim":
+            return (f"with {said.using(action.get('cards'))}",
+                    " and ".join(said.city(c) for c in action.get("cities") or []))
+        if kind == "assassinate":
+            card = said.card(action.get("card"))
+            return f"with {card}", said.action(action, "").replace(f", with {card}", "")
+        return None
 
     def touches(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> list[str]:
         """The cities and cards an action is about (``city:paris``, ``card:310``): what a player clicks to find it."""

@@ -37,10 +37,15 @@ def _city(city: Any) -> str:
     return str(info["name"]) if info else str(city)
 
 
+def city_box(name: str) -> str:
+    """A City box in words: ``the Berlin City box``, ``The Hague City box`` (never "the The Hague")."""
+    return f"{name} City box" if name.lower().startswith("the ") else f"the {name} City box"
+
+
 def _place(place: Any) -> str:
     p = str(place)
     if p.startswith("city:"):
-        return f"the {_city(p[5:])} City box"
+        return city_box(_city(p[5:]))
     if p.startswith("card:"):
         return _card(p[5:])
     return {"available": "their Available stock", "pool": "the Pool", "limbo": "Limbo"}.get(p, p)

@@ -8,18 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
-from pbem.games.presentation import short_text, wrap_text
+from pbem.games.emerald1.describe import city_box
+from pbem.games.emerald1.map_svg import draw, route_key
+from pbem.games.presentation import wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98", "#8f5600")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
-# Where each city is drawn (the printed map is not in the text: an assumed layout of 1882 geography).
-POSITIONS = {"washington": (70, 210), "london": (245, 105), "the_hague": (395, 45), "paris": (300, 205),
-             "berlin": (530, 105), "st_petersburg": (690, 50), "zurich": (420, 250), "vienna": (565, 210),
-             "madrid": (190, 345), "rome": (450, 370), "constantinople": (680, 320), "cairo": (630, 450)}
-BOX_W, BOX_H = 124, 80
-JUNCTIONS = {("madrid", "rome", "cairo"): (430, 452)}   # where a junction is drawn when its centre is hidden
 SIDES = {"loyalist": "Loyalist", "restorationist": "Restorationist"}
 GROUPS = {
     "start": "Place your Main Agent", "claim": "Claim a card", "place": "Place cubes", "retrieve": "Retrieve cubes",
@@ -73,7 +68,7 @@ class Emerald1Presentation:
             royal = c.get("royal") or {}
             taken = royal.get("taken_by")
             cities.append({
-                "id": c.get("id"), "name": str(c.get("name", "?")), "vp": c.get("vp"), "defence": c.get("defence"),
+                "id": c.get("id"), "key": f"city:{c.get('id')}", "name": str(c.get("name", "?")), "vp": c.get("vp"), "defence": c.get("defence"),
                 "royal": f"{royal.get('name', '?')} (defence {royal.get('defence')}, {royal.get('vp')} VP)"
                          + (f": {'hidden' if royal.get('how') == 'hidden' else 'assassinated'} by {who(taken)}"
                             if taken is not None else ""),
@@ -84,7 +79,7 @@ class Emerald1Presentation:
                 "blocked": bool(c.get("blocked")),
                 "cubes": [{"name": who(i), "colour": COLOURS[i % 5], "count": n} for i, n in enumerate(cubes) if n],
                 "zombies": [{"name": who(i), "colour": COLOURS[i % 5], "count": n} for i, n in enumerate(zombies) if n],
-                "agents": [{"name": a.get("name"), "owner": who(a.get("owner")),
+                "agents": [{"key": a.get("key"), "name": a.get("name"), "owner": who(a.get("owner")),
                             "colour": COLOURS[a["owner"] % 5] if isinstance(a.get("owner"), int) else "#555",
                             "vampire": bool(a.get("vampire")), "main": bool(a.get("main"))}
                            for a in c.get("agents") or []],
@@ -127,6 +122,7 @@ class Emerald1Presentation:
             "turn_words": self._turn_words(view, names), "asked": self._asked(view, names),
             "cities": cities, "players": table, "you": mine,
             "routes": [{"cities": list(r.get("cities") or []), "cost": r.get("cost"),
+                        "key": route_key(r.get("cities") or []),
                         "names": [city_names.get(c, str(c)) for c in r.get("cities") or []]}
                        for r in view.get("map") or []],
             "tracks": {"war": tracks.get("war", 0), "revolution": tracks.get("revolution", 0),
@@ -233,100 +229,11 @@ class Emerald1Presentation:
                                " " * 11)
         return [line.rstrip() for line in lines]
 
-    # ---- SVG ------------------------------------------------------------------------------
+    # ---- the map ---------------------------------------------------------------------------
 
-    def svg(self, scene: Mapping[str, Any]) -> str:
-        parts: list[str] = []
-
-        def text(x: float, y: float, s: str, size: float = 11, weight: str = "normal", fill: str = "#222",
-                 anchor: str = "middle") -> None:
-            parts.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
-                         f'text-anchor="{anchor}">{escape(s)}</text>')
-
-        def cost(x: float, y: float, n: Any) -> None:
-            parts.append(f'<circle cx="{x:.0f}" cy="{y:.0f}" r="9" fill="#e8e8e8" stroke="#888"/>')
-            text(x, y + 4, str(n), 11, "bold", "#333")
-
-        for r in scene["routes"]:
-            pts = [POSITIONS.get(c, (0, 0)) for c in r["cities"]]
-            if len(pts) == 2:
-                (x1, y1), (x2, y2) = pts
-                parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#8a7f6a" stroke-width="3"/>')
-                cost((x1 + x2) / 2, (y1 + y2) / 2, r["cost"])
-            else:
-                jx, jy = JUNCTIONS.get(tuple(r["cities"]), (sum(p[0] for p in pts) / len(pts),
-                                                            sum(p[1] for p in pts) / len(pts)))
-                for x, y in pts:
-                    parts.append(f'<line x1="{jx:.0f}" y1="{jy:.0f}" x2="{x}" y2="{y}" stroke="#8a7f6a" '
-                                 'stroke-width="3" stroke-dasharray="7 4"/>')
-                parts.append(f'<g><title>junction: {escape(", ".join(r["names"]))}</title>')
-                cost(jx, jy, r["cost"])
-                parts.append("</g>")
-        for c in scene["cities"]:
-            x, y = POSITIONS.get(str(c["id"]), (0, 0))
-            x0, y0 = x - BOX_W / 2, y - BOX_H / 2
-            fill = "#d9d4c7" if c["destroyed"] else "#f7f4ec"
-            border = c["owner_colour"] or "#1f4d3a"
-            title = f"{c['name']}: {c['vp']} VP, defence {c['defence']}; royal person {c['royal']}"
-            parts.append(f'<g><title>{escape(title)}</title><rect x="{x0:.0f}" y="{y0:.0f}" width="{BOX_W}" '
-                         f'height="{BOX_H}" rx="7" fill="{fill}" stroke="{border}" '
-                         f'stroke-width="{3 if c["owner"] else 1.3}"/></g>')
-            text(x, y0 + 14, c["name"] + (" (destroyed)" if c["destroyed"] else ""), 12.5, "bold", "#1f4d3a")
-            text(x, y0 + 26, f"{c['vp']} VP · defence {c['defence']}", 8.5, "normal", "#7a2e1d")
-            ax = x0 + 8
-            for a in c["agents"][:9]:
-                tip = a["name"] + " (" + a["owner"] + ")" + (", vampire" if a["vampire"] else "")
-                parts.append(f'<g><title>{escape(tip)}</title>'
-                             f'<rect x="{ax:.0f}" y="{y0 + 31:.0f}" width="11" height="11" '
-                             f'rx="{5.5 if a["main"] else 1}" '
-                             f'fill="{a["colour"]}" stroke="{"#000" if a["vampire"] else "#fff"}"/></g>')
-                ax += 13
-            cx = x0 + 8
-            for cube in c["cubes"]:
-                parts.append(f'<rect x="{cx:.0f}" y="{y0 + 46:.0f}" width="9" height="9" fill="{cube["colour"]}"/>')
-                text(cx + 13, y0 + 54, str(cube["count"]), 9.5, "bold", cube["colour"], "start")
-                cx += 26
-            for z in c["zombies"]:
-                text(cx + 4, y0 + 54, f"Z{z['count']}", 9.5, "bold", z["colour"], "start")
-                cx += 22
-            if c["blocked"] or c["bismarck"]:
-                marks = ("blocked " if c["blocked"] else "") + ("Bismarck" if c["bismarck"] else "")
-                text(x0 + BOX_W - 6, y0 + 54, marks, 8, "bold", "#7a2e1d", "end")
-            top = c["top"]
-            if top:
-                said = "; ".join(x for x in (top["does"], top["text"]) if x)
-                parts.append(f'<g><title>{escape(_label(top) + ": " + said)}</title>')
-                text(x, y0 + 67, short_text(f"{top['number']} {top['name']}", 20), 9.5, "bold", "#333")
-                parts.append("</g>")
-                tx = x0 + 6
-                for cube in top["cubes"]:
-                    parts.append(f'<rect x="{tx:.0f}" y="{y0 + 70:.0f}" width="6" height="6" fill="{cube["colour"]}"/>')
-                    text(tx + 8, y0 + 76, str(cube["count"]), 7.5, "normal", cube["colour"], "start")
-                    tx += 18
-                text(x0 + BOX_W - 5, y0 + 76, f"{c['cards_left']} left" + (", blocked" if top["blocked"] else ""), 7.5,
-                     "normal", "#555", "end")
-            if c["owner_colour"]:
-                parts.append(f'<circle cx="{x0 + BOX_W - 10:.0f}" cy="{y0 + 37:.0f}" r="6" '
-                             f'fill="{c["owner_colour"]}" stroke="#fff"/>')
-            if c["royal_taken"]:
-                text(x0 + 2, y0 + BOX_H + 10, f"royal person {c['royal_how']}", 8.5, "normal", "#7a5f08", "start")
-        t = scene["tracks"]
-        ty = 505
-        steps = int(t["top"] or 12)
-        w = 720 / (steps + 1)
-        for r, (label, key, colour) in enumerate((("War", "war", "#276b2b"), ("Revolution", "revolution", "#b0306e"))):
-            yy = ty + r * 40
-            text(8, yy + 10, f"{label}: {t[key]} (highest {t[key + '_max']})", 11.5, "bold", colour, "start")
-            for i in range(steps + 1):
-                on = i == t[key]
-                vp = t["vp"].get(str(i))
-                parts.append(f'<rect x="{i * w + 2:.1f}" y="{yy + 15}" width="{w - 4:.1f}" height="16" '
-                             f'fill="{colour if on else "#fff"}" stroke="{colour}"/>')
-                text(i * w + w / 2, yy + 27, f"{vp}VP" if vp else str(i), 8.5, "normal", "#fff" if on else colour)
-        height = ty + 2 * 40 + 4
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 760 {height}" width="100%" role="img" '
-                f'aria-label={quoteattr("The map and the tracks. " + scene["turn_words"])} '
-                'style="max-width:900px;height:auto;font-family:Georgia,serif;">' + "".join(parts) + "</svg>")
+    def svg(self, scene: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
+        """The map (``map_svg``): cities and routes, a city or route in ``links`` a link to its choices."""
+        return draw(scene, links)
 
     # ---- choices --------------------------------------------------------------------------
 
@@ -341,6 +248,64 @@ class Emerald1Presentation:
         order = list(dict.fromkeys(GROUPS.values()))
         return sorted(groups.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order))
 
+    def part_of(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> tuple[str, str] | None:
+        """A long group by card, then target: ``("with Agent X (109)", "on Berlin")``."""
+        said = _Sayer(view)
+        k = action.get("kind")
+        if k == "place":
+            return f"with {said.cards_(action.get('cards'))}", f"on {said.place(action.get('to'))}"
+        if k == "discard":
+            return said.cards_(action.get("cards")), f"showing {said.card(action.get('shown'))}"
+        if k in ("move", "relocate", "mi_go_return"):
+            return said.agent(action.get("agent")), f"to {said.cities.get(str(action.get('to')), action.get('to'))}"
+        if k == "card":
+            words = said.card_action(action, "", said.cities.get(str(action.get("city")), str(action.get("city"))),
+                                     said.cities.get(str(action.get("to")), str(action.get("to"))))
+            head, _, rest = words.partition(": ")
+            return head, rest or "play it"
+        if k == "markers":
+            return said.cards_([c for c, _ in action.get("plays") or []]), said.action(action, "")
+        if k == "zombie_kill":
+            return said.cities.get(str(action.get("city")), str(action.get("city"))), said.agent(action.get("agent"))
+        return None
+
+    def touches(self, view: Mapping[str, Any], action: Mapping[str, Any]) -> list[str]:
+        """The cities, routes and cards an action is about (``city:paris``, ``route:berlin-vienna``, ``card:17``):
+        what a player clicks to find it."""
+        where = _Where(view)
+        keys: list[str] = []
+        for f in ("city", "to", "stack", "from"):
+            value = action.get(f)
+            if isinstance(value, str):
+                keys += where.place(value)
+        for f in ("target", "block", "unblock"):
+            if isinstance(action.get(f), str):
+                keys += where.place(action[f]) if ":" in action[f] else where.agent(action[f])
+        for f in ("agent", "flip", "convert"):
+            if isinstance(action.get(f), (str, int)) and not isinstance(action.get(f), bool):
+                keys += where.agent(str(action[f]))
+        for f in ("card", "shown", "display", "remove"):
+            if isinstance(action.get(f), int) and not isinstance(action.get(f), bool):
+                keys.append(f"card:{action[f]}")
+        for f in ("cards", "bombs", "discard"):
+            keys += [f"card:{n}" for n in action.get(f) or [] if isinstance(n, int)]
+        keys += [f"card:{c}" for c, _ in action.get("plays") or [] if isinstance(c, int)]
+        for place, _ in action.get("cubes") or []:
+            keys += where.place(str(place))
+        if action.get("kind") in ("move", "relocate", "mi_go_return", "escape") and isinstance(action.get("to"), str):
+            start = where.agent_city.get(str(action.get("agent")))
+            keys += where.routes_between(start, action["to"])
+        return list(dict.fromkeys(keys))
+
+    def pick_name(self, view: Mapping[str, Any], key: str) -> str:
+        kind, _, ident = key.partition(":")
+        said = _Sayer(view)
+        if kind == "card" and ident.isdigit():
+            return said.card(int(ident))
+        if kind == "route":
+            return "the route " + "–".join(said.cities.get(c, c) for c in ident.split("-"))
+        return said.cities.get(ident, ident)
+
     def assumed(self, view: Mapping[str, Any]) -> list[dict[str, Any]]:
         groups: dict[str, list[str]] = {}
         for key in view.get("assumed") or []:
@@ -348,6 +313,41 @@ class Emerald1Presentation:
             groups.setdefault(section.replace("_", " ").capitalize(), []).append(rest.replace("_", " ") or section)
         return [{"title": title, "items": [{"what": what, "fields": []} for what in items]}
                 for title, items in groups.items()]
+
+
+class _Where:
+    """Where things are on the table, from the view: each agent's city, each face-up card's city, the routes."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.agent_city: dict[str, str] = {}
+        self.card_city: dict[int, str] = {}
+        for c in view.get("cities") or []:
+            cid = str(c.get("id"))
+            for a in c.get("agents") or []:
+                self.agent_city[str(a.get("key"))] = cid
+            top = c.get("top") or {}
+            if isinstance(top.get("number"), int):
+                self.card_city[top["number"]] = cid
+        self.routes = [[str(x) for x in r.get("cities") or []] for r in view.get("map") or []]
+
+    def place(self, p: str) -> list[str]:
+        """A place's keys: a City box is its city; a face-up card is the card and the city it lies on."""
+        kind, _, ident = p.partition(":")
+        if kind == "city":
+            return [f"city:{ident}"]
+        if kind == "card" and ident.isdigit():
+            city = self.card_city.get(int(ident))
+            return [f"card:{ident}"] + ([f"city:{city}"] if city else [])
+        if p in self.agent_city.values() or any(p in r for r in self.routes):
+            return [f"city:{p}"]
+        return []
+
+    def agent(self, key: str) -> list[str]:
+        city = self.agent_city.get(key)
+        return [f"city:{city}"] if city else []
+
+    def routes_between(self, a: str | None, b: str) -> list[str]:
+        return [route_key(r) for r in self.routes if a in r and b in r and a != b]
 
 
 class _Sayer:
@@ -377,7 +377,7 @@ class _Sayer:
     def place(self, p: Any) -> str:
         p = str(p)
         if p.startswith("city:"):
-            return f"the {self.cities.get(p[5:], p[5:])} City box"
+            return city_box(self.cities.get(p[5:], p[5:]))
         if p.startswith("card:"):
             return self.card(int(p[5:]))
         return {"limbo": "Limbo", "available": "your Available stock"}.get(p, p)

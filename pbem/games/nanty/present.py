@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
-
-from pbem.games.presentation import short_text, wrap_text
+from pbem.games.nanty.map_svg import draw
+from pbem.games.presentation import wrap_text
 
 COLOURS = ("#b03a2e", "#1f5fa8", "#276b2b", "#7d3c98")
 COLOUR_NAMES = ("red", "blue", "green", "purple")
-# Where each area sits on the drawn map (centre x, y): the north bank above the river, the south below.
-PLACES = {"west_end": (142, 62), "holborn": (282, 62), "highbury": (422, 62),
-          "chelsea": (72, 168), "westminster": (212, 168), "strand": (352, 168), "city": (492, 168),
-          "east_end": (640, 168), "battersea": (142, 330), "lambeth": (282, 330), "southwark": (422, 330),
-          "bermondsey": (562, 330)}
-BOX_W, BOX_H = 128, 86
 SYMBOLS = {"agent": "place an agent", "building": "place a building", "assassinate": "assassinate",
            "trouble": "remove a trouble marker", "scroll": "scroll", "event": "Random Event",
            "again": "play another card", "interrupt": "interrupt"}
@@ -192,76 +185,11 @@ class NantyPresentation:
                 lines.append("    (empty)")
         return [line.rstrip() for line in lines]
 
-    # ---- SVG -----------------------------------------------------------------------------------
+    # ---- the map -----------------------------------------------------------------------------
 
     def svg(self, scene: Mapping[str, Any], links: Mapping[str, str] | None = None) -> str:
-        """London: the areas on both banks of the Thames; an area in ``links`` is a link (to its choices)."""
-        links = links or {}
-        parts: list[str] = []
-
-        def text(x: float, y: float, s: str, size: float = 11, weight: str = "normal", fill: str = "#222",
-                 anchor: str = "start") -> None:
-            parts.append(f'<text x="{x:.0f}" y="{y:.0f}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
-                         f'text-anchor="{anchor}">{escape(s)}</text>')
-
-        parts.append('<path d="M0,252 C120,225 220,280 340,250 S560,222 720,255 L720,282 C560,250 470,300 340,278 '
-                     'S120,255 0,280 Z" fill="#9cc3dd" stroke="#5d8fb3"><title>The River Thames</title></path>')
-        text(700, 272, "Thames", 11, "normal", "#2f5f82", "end")
-        areas = {a["id"]: a for a in scene["areas"]}
-        drawn = set()
-        for a in scene["areas"]:
-            x1, y1 = PLACES.get(a["id"], (0, 0))
-            for n in a["neighbours"]:
-                if (n, a["id"]) in drawn or n not in areas:
-                    continue
-                drawn.add((a["id"], n))
-                x2, y2 = PLACES.get(n, (0, 0))
-                parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#c9bfa8" stroke-width="2"/>')
-        for a in scene["areas"]:
-            cx, cy = PLACES.get(a["id"], (0, 0))
-            x, y = cx - BOX_W / 2, cy - BOX_H / 2
-            fill = "#f3e0dc" if a["trouble"] else "#f7f4ec"
-            title = f"{a['name']}: building £{a['cost']}, die {a['die']}, card {a['card']}. {a['power']}"
-            link = links.get(a.get("key", ""))
-            if link:
-                parts.append(f'<a href={quoteattr(link)} aria-label={quoteattr("Your choices in " + a["name"])}>')
-                title += " (your choices here)"
-            parts.append(f'<g><title>{escape(title)}</title><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '
-                         f'height="{BOX_H}" rx="7" fill="{fill}" stroke="#1f4d3a" '
-                         f'stroke-width="{2.4 if link else 1.3}"/></g>')
-            text(x + 6, y + 15, a["name"], 12.5, "bold", "#1f4d3a")
-            text(x + BOX_W - 6, y + 15, f"£{a['cost']} · {a['die']}", 10, "normal", "#555", "end")
-            line = y + 31
-            for p in a["players"][:4]:
-                parts.append(f'<circle cx="{x + 11:.0f}" cy="{line - 4:.0f}" r="5" fill="{p["colour"]}"/>')
-                text(x + 20, line, f"{short_text(p['name'], 9)} ×{p['agents']}", 10.5, fill=p["colour"])
-                line += 12
-            b = a["building"]
-            if b:
-                bx, by = x + BOX_W - 24, y + BOX_H - 26
-                parts.append(f'<g><title>Building of {escape(b["name"])}</title><path d="M{bx:.0f},{by + 8:.0f} '
-                             f'l9,-8 l9,8 v10 h-18 z" fill="{b["colour"]}" stroke="#222"/></g>')
-            marks = []
-            if a["trouble"]:
-                marks.append(("!", "#b00020", "trouble"))
-            if a["grenadiers"]:
-                marks.append((f"G{a['grenadiers']}", "#7a2e1d", "Grenadiers"))
-            if a["citizens"]:
-                marks.append((f"N{a['citizens']}", "#555555", "New Citizens"))
-            mx = x + 6
-            for label, colour, what in marks:
-                parts.append(f'<g><title>{what}</title><rect x="{mx:.0f}" y="{y + BOX_H - 18:.0f}" width="22" '
-                             f'height="14" rx="3" fill="{colour}"/>')
-                text(mx + 11, y + BOX_H - 7, label, 10, "bold", "#ffffff", "middle")
-                parts.append("</g>")
-                mx += 26
-            if a["power_lost"] or a["power_blocked"]:
-                text(mx + 2, y + BOX_H - 7, "power lost" if a["power_lost"] else "power blocked", 9, fill="#7a2e1d")
-            if link:
-                parts.append("</a>")
-        return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 380" width="100%" role="img" '
-                f'aria-label={quoteattr("London. " + scene["turn_words"])} '
-                'style="max-width:760px;height:auto;font-family:Georgia,serif;">' + "".join(parts) + "</svg>")
+        """London (``map_svg``): the areas and their borders; an area in ``links`` is a link to its choices."""
+        return draw(scene, links)
 
     # ---- choices -------------------------------------------------------------------------------
 

@@ -51,6 +51,12 @@ class DispatchReport:
     retried: int = 0
     failed: int = 0
     lost: int = 0  # claims that ran out while sending, and another sender took the mail over
+    full: bool = False  # the run stopped at its batch: more rows may be due
+
+    def add(self, other: DispatchReport) -> None:
+        """Count another run's rows in with this one's (``full`` is the last run's)."""
+        self.sent, self.retried = self.sent + other.sent, self.retried + other.retried
+        self.failed, self.lost, self.full = self.failed + other.failed, self.lost + other.lost, other.full
 
 
 def _now() -> datetime:
@@ -97,6 +103,7 @@ def dispatch(store: SQLiteEventStore, transport: Transport, sender: str, *, max_
             release(store, OUTBOX, run.owner, [r["id"] for r in claimed])
     finally:
         transport.close()
+    run.report.full = len(tried) >= batch
     return run.report
 
 

@@ -25,6 +25,7 @@ from events.rules import ActionError
 from events.store import Row, write_row
 from pbem.table import seatlife, talk
 from pbem.instance.links import LinkError
+from pbem.post import undelivered
 from pbem.post.mail import bounces, inbound_claims
 from pbem.post.mail.replytext import commands_of, new_lines, written_text
 from pbem.table.replacing import link_refusal
@@ -216,10 +217,18 @@ def process(service: Inbox, raw: bytes, reply_address: str) -> Outcome | bounces
 
     :raises UnknownReply: a message that is neither a report nor carries a valid game link.
     """
-    noticed = bounces.read_and_notice(service.store, raw, bounce_address(service))
+    noticed = notice(service, raw)
     if noticed is not None:
         return noticed
     return apply_reply(service, parse_reply(raw, reply_address))
+
+
+def notice(service: Inbox, raw: bytes) -> bounces.Noticed | None:
+    """Notice a delivery report (None: the message is none), and tell the tables of the addresses it marked."""
+    noticed = bounces.read_and_notice(service.store, raw, bounce_address(service))
+    if noticed is not None and noticed.marked:
+        undelivered.tell(service)
+    return noticed
 
 
 def bounce_address(service: Inbox) -> str:
@@ -268,7 +277,7 @@ def read_message(service: Inbox, raw: bytes, reply_address: str, *, fallback_id:
     ``fallback_id`` identifies a message that has no Message-ID of its own (an IMAP folder's UID), so that it too
     is read once.
     """
-    noticed = bounces.read_and_notice(service.store, raw, bounce_address(service))
+    noticed = notice(service, raw)
     if noticed is not None:
         return noticed
     try:
