@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from cli.bots import bot
 from cli.common import (load_settings as _settings, open_service, print_json as _print_json, setup_logging as _logging,
                         stop_on_sigterm)
 from cli.mail import mail
@@ -445,6 +446,7 @@ for _group in ORGANISER_COMMANDS:
     cli.add_command(_group)
 cli.add_command(webhook)
 cli.add_command(player)
+cli.add_command(bot)
 
 
 @cli.command("demo")

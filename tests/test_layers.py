@@ -1,9 +1,10 @@
 """The house's floors: dependencies point one way, nothing below the service facade imports it, and no circles.
 
 From the ground up: ``events`` (the kernel) ← ``pbem.games`` ← ``pbem.errors``, ``pbem.instance`` ←
-``pbem.table`` ← ``pbem.proof`` ← ``pbem.post`` ← ``pbem.organising`` ← ``pbem.service`` (the facade) ←
-``pbem.web``, ``pbem.scheduler`` ← ``cli``. A module may import its own floor's modules and any lower floor's,
+``pbem.table`` ← ``pbem.proof`` ← ``pbem.post`` ← ``pbem.organising``, ``pbem.bots`` ← ``pbem.service`` (the
+facade) ← ``pbem.web``, ``pbem.scheduler`` ← ``cli``. A module may import its own floor's modules and any lower floor's,
 never a higher one's (``docs/architecture.md`` draws the plan); imports made only for type checking count too.
+A game's ``bot.py`` (its sampler and evaluation for the computer players) sits on the floor of ``pbem.bots``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from pathlib import Path
 ROOT = Path(__file__).parent.parent
 FORBIDDEN_IN_EVENTS = ("pbem", "cli", "flask", "werkzeug", "jinja2", "apscheduler", "click")
 FLOORS = (("events",), ("pbem.games",), ("pbem.errors", "pbem.instance"), ("pbem.table",), ("pbem.proof",),
-          ("pbem.post",), ("pbem.organising",), ("pbem.service",), ("pbem.web", "pbem.scheduler"), ("cli",))
+          ("pbem.post",), ("pbem.organising", "pbem.bots"), ("pbem.service",), ("pbem.web", "pbem.scheduler"),
+          ("cli",))
 
 
 def module_name(path: Path) -> str:
@@ -49,6 +51,9 @@ def graph() -> dict[str, set[str]]:
 
 
 def floor_of(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 4 and parts[:2] == ["pbem", "games"] and parts[3] == "bot":
+        module = "pbem.bots"  # a game's bot.py (its sampler and evaluation) is its part of the bots' floor
     for floor, prefixes in enumerate(FLOORS):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return floor
@@ -133,6 +138,6 @@ def test_games_import_only_the_kernel_not_delivery() -> None:
 
 
 def test_each_package_says_what_it_holds_and_may_import() -> None:
-    for package in ("instance", "table", "proof", "post", "organising"):
+    for package in ("instance", "table", "proof", "post", "organising", "bots"):
         doc = ast.get_docstring(ast.parse((ROOT / "pbem" / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and "Imports" in doc, package
