@@ -11,7 +11,7 @@ from cli.main import cli
 from test_docs import command_paths
 
 CREATORS = {"pbem init", "pbem serve", "pbem demo"}
-NO_INSTANCE = {"pbem games"}  # lists the game types this code holds; reads no instance
+NO_INSTANCE = {"pbem games", "pbem bot duel"}  # the game types this code holds; bots playing offline
 
 # The arguments each command needs to get as far as opening the instance.
 ARGS: dict[str, list[str]] = {

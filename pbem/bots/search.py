@@ -171,7 +171,6 @@ class _Run:
 
     def _iterate(self, world: Any) -> None:
         rules = self.rules
-        rnd = self.rng
         c = self.bot.exploration
         widening = self.bot.widening
         state = world
