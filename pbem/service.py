@@ -68,10 +68,7 @@ class Service:
         store = open_store(settings)
         notifier = None
         if settings["secret_key"]:
-            links = Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400))
-            notifier = Notifier(links, base_url=str(settings["base_url"]),
-                                sender=str(settings["mail_from"]), reply_address=str(settings["reply_address"]),
-                                timezone=str(settings["timezone"]), idle_minutes=float(settings["idle_minutes"]))
+            notifier = Notifier.of(settings, Links(settings.secret_keys, int(float(settings["link_days"]) * 86_400)))
         service = cls(store, games, notifier=notifier, turn_hours=float(settings["turn_hours"]),
                       interrupt_hours=float(settings["interrupt_hours"]), reminders=settings["reminders"],
                       undo_request_hours=float(settings["undo_request_hours"]))
@@ -80,7 +77,6 @@ class Service:
 
     def close(self) -> None:
         self.store.close()
-
 
     def follow(self, before: GameState[Any] | None, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
         """What a command leads to: deadlines, an undo request lapsed, autopilot (``pbem.table.readmodels``)."""
@@ -111,7 +107,6 @@ class Service:
         and put them in the outbox (the worker, before it sends); how many were."""
         return owed_mail.write(self) + held.release(self, now)
 
-
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
                     cause: Cause = Cause("cli"), game_id: str | None = None,
@@ -126,10 +121,8 @@ class Service:
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
         rules = self.kernel.games.get(game_type)
-        name = naming.check_name(title) or (naming.default_name(game_type, rules.title, [p.name for p in players])
-                                            if rules is not None else None)
-        if name is not None:
-            options = {**(options or {}), naming.OPTION: naming.unique_name(self.store, name)}
+        options = naming.named(self.store, game_type, title, rules.title if rules is not None else None,
+                               [p.name for p in players], options)
 
         service = self
 
@@ -154,10 +147,6 @@ class Service:
         """Apply a text command or a structured action for the player with this email."""
         return self.act_as(game_id, self.seat_of(game_id, email), command, cause=cause, expected_seq=expected_seq)
 
-    def parse(self, game_id: str, text: str) -> Action:
-        state = self.load(game_id)
-        return self.kernel.rules(state).parse(state.game, text)
-
     def act_as(self, game_id: str, seat: int, command: str | Action, *, cause: Cause,
                expected_seq: int | None = None) -> CommandResult:
         """Apply a text command or a structured action for a seat (a link names the seat, not the email)."""
@@ -174,7 +163,6 @@ class Service:
                                      state=state)
         self.apply_standing_orders(game_id)
         return result
-
 
     def apply_standing_orders(self, game_id: str, limit: int = 20) -> list[CommandResult]:
         """Answer out-of-turn prompts that a player's standing order covers, without a round trip."""
@@ -196,10 +184,6 @@ class Service:
         if result is not None:
             self.apply_standing_orders(game_id)
         return result
-
-    def reminders_due(self, now: datetime) -> list[dict[str, Any]]:
-        """Deadlines whose next reminder (a fraction of the time allowed) has come."""
-        return deadlines.reminders_due(self.store, self.reminders, now)
 
     def remind(self, game_id: str, seat: int) -> None:
         """Remind this seat of its running deadline now: count it and write its mail (``pbem.post.reminders``)."""
@@ -231,7 +215,6 @@ class Service:
         """A message to the table or to chosen players, or a note (``pbem.table.talk``)."""
         return talk.record(self, game_id, seat, said, cause=cause)
 
-
     def declare_absence(self, game_id: str, seat: int, starts: Any, until: Any, reason: str = "",
                         share: bool = False, *, cause: Cause, now: datetime | None = None) -> CommandResult:
         """Declare an absence of the seat's player; the game's vacation policy says what it does."""
@@ -246,7 +229,6 @@ class Service:
         """Give a seat to another player (``pbem.table.replacing``): the old holder's links stop working."""
         return seatlife.replacing.replace(self, game_id, seat, player, cause=cause, expected_seq=expected_seq)
 
-
     def add_webhook(self, owner: tuple[str, str], url: str, kind: str | None, policy: webhooks.Policy,
                     **how: Any) -> webhooks.Added:
         """A webhook for ``("game", game_id)`` or ``("player", email)`` (``pbem.post.webhooks``)."""
@@ -258,7 +240,6 @@ class Service:
     def undo(self, game_id: str, email: str, *, cause: Cause, expected_seq: int | None = None) -> CommandResult:
         seat = self.seat_of(game_id, email)
         return self.kernel.undo(game_id, seat, cause=cause, hooks=self, expected_seq=expected_seq)
-
 
     def request_undo(self, game_id: str, seat: int, reason: str, *, cause: Cause,
                      expected_seq: int | None = None) -> CommandResult:
@@ -293,7 +274,6 @@ class Service:
         """Whether the seat may ask the others to take back its last move now, and if not, why."""
         command, why = undo_requests.requestable(self, self.load(game_id), seat)
         return command is not None, why
-
 
     def seat_of(self, game_id: str, email: str) -> int:
         """The seat of the player with this address; refused if there is no such game, or they do not play in it."""
@@ -386,7 +366,6 @@ class Service:
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
-
     def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
         """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
@@ -402,7 +381,6 @@ class Service:
               email: str | None = None) -> dict[str, Any]:
         """One event explained for the organiser, or for the player at ``reader`` (``pbem.proof.explain``)."""
         return explain.explain(self, game_id, seq, reader=reader, organiser=organiser, email=email)
-
 
     def export(self, game_id: str, *, with_secrets: bool = False) -> Iterable[str]:
         """The game record as JSON lines: a header, then every event (``docs/record-format.md``)."""

@@ -47,6 +47,13 @@ SUBJECTS = {
 class Notifier:
     """Composes the mails of a command; knows the templates, the links and the addresses."""
 
+    @classmethod
+    def of(cls, settings: Mapping[str, Any], links: Links) -> Notifier:
+        """The notifier an instance's settings describe."""
+        return cls(links, base_url=str(settings["base_url"]), sender=str(settings["mail_from"]),
+                   reply_address=str(settings["reply_address"]), timezone=str(settings["timezone"]),
+                   idle_minutes=float(settings["idle_minutes"]))
+
     def __init__(self, links: Links, *, base_url: str, sender: str, reply_address: str,
                  timezone: str = DEFAULT_ZONE, idle_minutes: float = 10.0) -> None:
         self.links = links

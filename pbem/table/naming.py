@@ -10,7 +10,7 @@ names is called after its game and players.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from events.replay import GameState
 from events.store import SQLiteEventStore
@@ -58,6 +58,17 @@ def unique_name(store: SQLiteEventStore, name: str) -> str:
         number += 1
     suffix = f" ({number})"
     return name if len(name) + len(suffix) > MAX_NAME else name + suffix
+
+
+def named(store: SQLiteEventStore, game_type: str, title: str | None, rules_title: str | None,
+          players: Sequence[str], options: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """A new game's options with its name (``title``, checked, or the game and its players; numbered when another
+    game of the instance has it); unchanged when the game type is unknown (the kernel says so).
+
+    :raises ServiceError: a name that is not one line of plain words.
+    """
+    name = check_name(title) or (default_name(game_type, rules_title, players) if rules_title is not None else None)
+    return options if name is None else {**(options or {}), OPTION: unique_name(store, name)}
 
 
 def name_of(state: GameState[Any], title: str) -> str:
