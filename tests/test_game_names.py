@@ -51,7 +51,7 @@ def test_the_name_travels_with_the_record(service: Service, tmp_path: Path) -> N
     from delivery import make_settings
     game_id = service.create_game("highdie", [ANN, BEN], title="Friday game").after.game_id
     record = list(service.export(game_id, with_secrets=True))
-    other = Service.open(make_settings(tmp_path / "other"))
+    other = Service.open(make_settings(tmp_path / "other", database="pbem.sqlite3"))  # another instance: its own SQLite file
     try:
         other.import_record(record)
         assert name_of(other, game_id) == "Friday game"

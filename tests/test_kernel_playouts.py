@@ -10,7 +10,7 @@ import pytest
 
 from events.audit import verify
 from events.handling import Cause, CommandResult, Kernel
-from events.replay import Replayer
+from events.replay import CorruptLog, Replayer
 from events.rules import IllegalAction
 from events.schema import GAME_ENDED, RANDOM_DRAWN
 from kernelgame import DECK
@@ -97,5 +97,5 @@ def test_the_same_seed_and_actions_give_the_same_game(tmp_path: Any) -> None:
 def test_replayer_needs_a_game_created_event_first(kernel: Kernel) -> None:
     game_id = kernel.create("highdie", ["A", "B"], seed="x").after.game_id
     events = kernel.store.read(game_id)
-    with pytest.raises(ValueError, match="GameCreated"):
+    with pytest.raises(CorruptLog, match="GameCreated"):  # a stream that does not begin with it is damaged
         Replayer(kernel.games, kernel.registry).fold(events[1:])

@@ -47,7 +47,8 @@ def internals(text: str) -> list[str]:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Flask, Service, str]]:
     folder = tmp_path_factory.mktemp("present")
-    app = create_app({"instance": folder / "inst", "secret_key": "present-test-key", "TESTING": True})
+    # every decision mailed at once (no mail held for a player who just acted): the last mail is the game as it is
+    app = create_app({"instance": folder / "inst", "secret_key": "present-test-key", "TESTING": True, "idle_minutes": 0})
     service = Service.open(app.config["PBEM_SETTINGS"])
     game_id = service.create_game("emerald", PLAYERS, seed="present").after.game_id
     chooser = random.Random(7)

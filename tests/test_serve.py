@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import email
+import email.policy
 import os
 import signal
 import subprocess
@@ -44,7 +46,9 @@ def test_serve_demo_starts_everything_and_a_second_scheduler_refuses(tmp_path: P
             time.sleep(0.2)
         [mail] = list((tmp_path / "inst" / "mailbox").glob("*.eml"))
         text = mail.read_text()
-        assert "Your turn" in text and "@example.org>" in text, "the scheduler mailed the first player"
+        subject = str(email.message_from_string(text, policy=email.policy.default)["Subject"]).strip()
+        assert subject.startswith("[Emerald with Alice, Bob and Carol] ") and subject.endswith("(setup)") \
+            and "@example.org>" in text, "the scheduler mailed the first player their setup decision"
         assert f"http://127.0.0.1:{port}/play/" in text, "the links follow the port served"
         listing = wait_for(f"http://127.0.0.1:{port}/dev/mail")
         assert mail.stem in listing, listing

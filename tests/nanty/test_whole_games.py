@@ -46,12 +46,15 @@ def test_a_whole_classic_game_through_the_cli(tmp_path: Path) -> None:
         legal = json.loads(invoke("game", "legal", game_id, "--as", email, "--json"))
         invoke("game", "act", game_id, "--as", email, choose(legal, pick))
     assert shown["status"] == "ended" and moves > 50
-    assert shown["outcome"]["winners"] and shown["view"]["players"][0]["personality"]["name"]
+    raw = json.loads(invoke("game", "show", game_id, "--json", "--raw"))  # the view's data, for the operator
+    assert shown["outcome"]["winners"] and raw["view"]["players"][0]["personality"]["name"]
     assert invoke("game", "verify", game_id).rstrip().endswith("OK")
 
 
 def test_a_whole_four_player_game_through_the_play_pages(tmp_path: Path) -> None:
-    app = create_app({"instance": tmp_path / "inst", "secret_key": "whole-game-key", "TESTING": True})
+    # every decision mailed at once, as to players who are not at the game (``idle_minutes``: 0)
+    app = create_app({"instance": tmp_path / "inst", "secret_key": "whole-game-key", "TESTING": True,
+                      "idle_minutes": 0})
     client, links = app.test_client(), app.extensions["pbem.links"]
     service = Service.open(app.config["PBEM_SETTINGS"])
     try:
