@@ -118,7 +118,8 @@ def test_an_unknown_zone_is_refused_with_a_clear_message_and_changes_nothing(cli
     page = text(response)
     assert response.status_code == 400
     assert "&#39;Europe/Atlantis&#39; is not a time zone this server knows" in page and "Nothing was changed" in page
-    assert f"shown in {BERLIN}, and in UTC" in page
+    assert f"shown in {BERLIN}; deadlines in UTC too." in page
+    assert f"times are in your time zone, {BERLIN} (deadlines also in UTC)" in page
     forged = client.post(f"{path}/timezone", data={"csrf": "forged", "timezone": NEW_YORK})
     assert forged.status_code == 403
     blank = client.post(f"{path}/timezone", data={"csrf": csrf_of(page)})
@@ -145,7 +146,9 @@ def test_players_who_chose_no_zone_read_the_instance_default(tmp_path: Path, hig
         client = app.test_client()
         due = service.deadline_of(game.id, 0)
         assert due is not None
-        assert "shown in Asia/Tokyo (this server&#39;s default), and in UTC" in text(client.get(home(game, ANN.email)))
+        page = text(client.get(home(game, ANN.email)))
+        assert "shown in Asia/Tokyo (this server&#39;s default); deadlines in UTC too." in page
+        assert "times are in your time zone, Asia/Tokyo (deadlines also in UTC)" in page
         assert f"Deadline: {local(due, 'Asia/Tokyo')}." in text(client.get(f"/play/{game.token(0)}"))
         assert f"Deadline: {local(due, 'Asia/Tokyo')}." in latest_mail(game, ANN.email, "turn")[0]
         choose_zone(client, game, ANN.email, "UTC")
