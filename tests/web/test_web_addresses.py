@@ -73,7 +73,7 @@ def test_the_new_game_and_muster_forms_take_international_addresses_and_refuse_w
     assert created.status_code == 303, refused(created)
     muster_page = created.headers["Location"]
     assert "dé@example.org" in text(client.get(muster_page))
-    assert [str(m["Subject"]) for m in post.to(UTF8_LOCAL)] == ["[pbem] Invitation: A Study in Emerald (2nd edition)"]
+    assert [str(m["Subject"]) for m in post.to(UTF8_LOCAL)] == ["[pbem] Invitation: Emerald with Dé, Di and Cy"]
     invited = post.to("d@xn--exmple-cua.org")  # the domain in IDNA, in the envelope and in the header
     assert len(invited) == 1 and invited[0]["To"].addresses[0].addr_spec == "d@xn--exmple-cua.org"
     assert post.to(UTF8_LOCAL)[0]["To"].addresses[0].username == "dé"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+from datetime import datetime, timedelta, timezone
 
 from flask.testing import FlaskClient
 
@@ -83,10 +84,13 @@ def test_the_turn_mail_and_the_receipt_tell_a_refill_once(client: FlaskClient, s
     assert f"{drawer} draws " in what_happened and f"{drawer} draws {count} card" not in what_happened
     counted = next(e for e in new if e.type == "emerald.CardsDrawnCount")
     table = receipt.split('id="receipt-h"')[1].split("</section>")[0]
-    assert counted.hash in table and f"{drawer} draws {count} card" in table  # the receipt lists every event
+    last, before = new[-1], f" (with the {len(new) - 1} before it)" if len(new) > 1 else ""
+    assert f"Recorded as event {last.seq}, sha256 {last.hash}</span>{before}:" in table
+    assert f"/audit/{new[0].seq}\">Check these events</a>" in table  # one witness line, then the audit of them all
+    assert counted.hash not in table and "draws" not in table  # the refill is told once, in what happened
     assert "emerald." not in receipt  # in words, never by its internal type name
-    service.write_owed_mail()
-    other = PLAYERS[(seat + 1) % 3]
+    service.write_owed_mail(datetime.now(timezone.utc) + timedelta(minutes=11))  # the next player, who played on
+    other = PLAYERS[(seat + 1) % 3]  # the page a moment ago, is mailed once she has left her turn waiting
     mail = service.store.query("SELECT * FROM outbox WHERE to_addr = ? AND channel = 'mail' ORDER BY created_at DESC",
                                (other.email,))[0]
     body = text_of(parse(message_of(mail)))
