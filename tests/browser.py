@@ -159,6 +159,20 @@ def serve(tmp_path: Path, settings: dict[str, Any] | None = None) -> Iterator[tu
     thread.join()
 
 
+NOT_ASKING = ("Game over", "Take back a move?", "No move taken back", "Invitation:", "Everyone accepted")
+
+
+def may_ask_for_move(subject: str) -> bool:
+    """Whether a mail of this subject may ask for a move: a game's mail (``[Game name] <the decision's first
+    sentence> (turn N, action i of k)``, ``... (setup)``, a reminder, a receipt, ...) that is not one of the kinds
+    that never do (the end of the game, an undo request or its close, an invitation). The page says whether it does.
+    """
+    subject = " ".join(subject.split())  # a link's text, as the page lays it out
+    if not subject.startswith("[") or "] " not in subject:
+        return False
+    return not subject.split("] ", 1)[1].startswith(NOT_ASKING)
+
+
 def newest_mails(browser: Browser, base: str, emails: Sequence[str]) -> dict[str, tuple[str, str]]:
     """Each player's newest mail in the dev mailbox: its subject and its page's address."""
     browser.go(f"{base}/dev/mail")

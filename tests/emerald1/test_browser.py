@@ -21,12 +21,11 @@ from pbem.games.emerald1.data import catalog, load_data
 from pbem.post.mail.dispatch import dispatch
 from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, newest_mails, serve
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, may_ask_for_move, newest_mails, serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)]
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
-ASKING = ("Your turn", "A decision for you", "Move recorded")
 PREFER = ("claim", "markers", "place", "buy")
 SCREENSHOT = Path("/tmp/pbem-emerald1-play-page.png")
 # A shorter War and Revolution track and a lower target, set as an owner's data override would be (validated
@@ -37,7 +36,7 @@ SHORT = {"game": {"track_top": 6, "track_vp": {"2": 1, "4": 2},
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    yield from serve(tmp_path)
+    yield from serve(tmp_path, {"idle_minutes": 0})  # the game is followed through its mails only
 
 
 def pick(service: Service, game_id: str, email: str, chooser: random.Random) -> str:
@@ -85,7 +84,7 @@ def test_a_whole_emerald1_game_through_the_mails_and_pages(server: tuple[str, An
             newest = newest_mails(browser, base, [p.email for p in PLAYERS])
             for player in PLAYERS:
                 subject, mail_url = newest.get(player.email, ("", ""))
-                if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):
+                if not may_ask_for_move(subject) or not follow_mail(browser, mail_url):
                     continue
                 if moves == 10:
                     browser.screenshot(SCREENSHOT)

@@ -21,12 +21,11 @@ from pbem.games.nanty.data import catalog, load_data
 from pbem.post.mail.dispatch import dispatch
 from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, newest_mails, serve
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, may_ask_for_move, newest_mails, serve
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)]
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
-ASKING = ("Your turn", "A decision for you", "Move recorded")
 SCREENSHOT = Path("/tmp/pbem-nanty-play-page.png")
 QUICK = {"personalities": [{"set": "standard", "id": p["id"],
                             "goals": [{"measure": "occupied", "target": {"2": 4, "3": 4, "4": 4}}]}
@@ -35,7 +34,7 @@ QUICK = {"personalities": [{"set": "standard", "id": p["id"],
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    yield from serve(tmp_path)
+    yield from serve(tmp_path, {"idle_minutes": 0})  # the game is followed through its mails only
 
 
 def follow_mail(browser: Browser, mail_url: str) -> bool:
@@ -63,7 +62,7 @@ def test_a_whole_nanty_game_through_the_mails_and_pages(server: tuple[str, Any],
             acted = False
             for player in PLAYERS:
                 subject, mail_url = newest_mails(browser, base, [p.email for p in PLAYERS]).get(player.email, ("", ""))
-                if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):
+                if not may_ask_for_move(subject) or not follow_mail(browser, mail_url):
                     continue
                 assert "Your hand" in browser.text()
                 if moves == 2:

@@ -16,7 +16,7 @@ import pytest
 from pbem.post.mail.dispatch import dispatch
 from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, may_ask_for_move, serve
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben")]
@@ -24,7 +24,7 @@ PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben")]
 
 @pytest.fixture
 def server(tmp_path: Path, highdie_registered: None) -> Iterator[tuple[str, Any]]:
-    yield from serve(tmp_path)
+    yield from serve(tmp_path, {"idle_minutes": 0})  # the game is followed through its mails only
 
 
 def open_newest_prompt_mail(browser: Browser, base: str, email: str) -> bool:
@@ -34,7 +34,7 @@ def open_newest_prompt_mail(browser: Browser, base: str, email: str) -> bool:
     if not rows:
         return False
     subject = browser.attr(rows[0], "textContent")
-    if "Your turn" not in subject and "A decision for you" not in subject:
+    if not may_ask_for_move(subject):
         return False
     browser.click(rows[0])
     links = [a for a in browser.find_all("pre a")  # the play link itself, not its replay or an audit

@@ -19,19 +19,18 @@ import pytest
 from pbem.post.mail.dispatch import dispatch
 from pbem.post.mail.transport import FileTransport
 from pbem.service import Player, Service
-from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, newest_mails, serve
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, may_ask_for_move, newest_mails, serve
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
-ASKING = ("Your turn", "A decision for you", "Move recorded")
 PREFER = ("markers", "claim", "assassinate", "place")
 SCREENSHOT = Path("/tmp/pbem-emerald-play-page.png")
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    yield from serve(tmp_path)
+    yield from serve(tmp_path, {"idle_minutes": 0})  # the game is followed through its mails only
 
 
 def pick(service: Service, game_id: str, email: str, chooser: random.Random) -> str:
@@ -75,7 +74,7 @@ def test_a_whole_emerald_game_through_the_mails_and_pages(server: tuple[str, Any
             newest = newest_mails(browser, base, [p.email for p in PLAYERS])
             for player in PLAYERS:
                 subject, mail_url = newest.get(player.email, ("", ""))
-                if not any(s in subject for s in ASKING) or not follow_mail(browser, mail_url):
+                if not may_ask_for_move(subject) or not follow_mail(browser, mail_url):
                     continue
                 if moves == 10:
                     browser.screenshot(SCREENSHOT)

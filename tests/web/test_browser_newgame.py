@@ -20,7 +20,7 @@ from pbem.organising import muster, organisers
 from pbem.post.mail.dispatch import dispatch
 from pbem.post.mail.transport import FileTransport
 from pbem.service import Service
-from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, serve
+from browser import CHROMEDRIVER, CHROMIUM, MISSING, Browser, may_ask_for_move, serve
 from web.test_browser_pages import check_page
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
@@ -110,7 +110,9 @@ def test_an_organiser_creates_a_game_in_the_browser_and_the_players_accept(serve
         send_mail()
         browser.go(f"{base}/dev/mail")
         listing = browser.text()
-        assert f"[Nanty Narking · {found['game_id']}] Your turn" in listing
+        # the game's first mail: "[<the game's name>] <the decision's first sentence> (turn 1, ...)" or "(setup)"
+        subjects = [" ".join(browser.attr(a, "textContent").split()) for a in browser.find_all("tbody tr td:nth-child(2) a")]
+        assert any(s.startswith(f"[{options['name']}] ") and may_ask_for_move(s) for s in subjects), subjects
         assert listing.count("Invitation: Nanty Narking") == 3 and "Everyone accepted" in listing
     finally:
         service.close()
