@@ -59,6 +59,10 @@ class Chains:
             known = self._heads.get(game_id)
         if known is not None and (known.seq, known.hash) == (seq, head):
             return
+        if known is not None and known.seq > seq:  # another thread may have checked events recorded since our read
+            seq, head = service.store.last(game_id)
+            if (known.seq, known.hash) == (seq, head):
+                return
         if known is not None and known.seq > seq:
             self._forget(game_id)
             raise GameDamaged(game_id, f"it ends at event {seq}, but this server read event {known.seq} of it: "
