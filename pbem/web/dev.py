@@ -81,6 +81,11 @@ def read_mail(path: Path) -> EmailMessage:
         return message
 
 
+def unfolded(message: EmailMessage, name: str) -> str:
+    """A header's value on one line, as a mail client shows it (a long one is folded over lines in the file)."""
+    return " ".join(str(message.get(name, "")).split())
+
+
 def part(message: EmailMessage, subtype: str) -> str:
     body = message.get_body(preferencelist=(subtype,))
     return str(body.get_content()) if body is not None and body.get_content_subtype() == subtype else ""
@@ -113,16 +118,16 @@ def mailbox() -> Any:
     mails = []
     for path in mail_files():
         message = read_mail(path)
-        mails.append({"name": path.name, "to": message.get("To", ""), "subject": message.get("Subject", ""),
-                      "date": message.get("Date", "")})
+        mails.append({"name": path.name, "to": unfolded(message, "To"), "subject": unfolded(message, "Subject"),
+                      "date": unfolded(message, "Date")})
     return render_template("web/dev_mail.html", mails=mails, folder=str(settings().mailbox))
 
 
 @bp.get("/mail/<name>")
 def mail(name: str) -> Any:
     message = read_mail(find(name))
-    headers = [(k, str(message.get(k, ""))) for k in ("From", "To", "Subject", "Date", "Reply-To",
-                                                      "Message-ID", "In-Reply-To", "List-Unsubscribe")]
+    headers = [(k, unfolded(message, k)) for k in ("From", "To", "Subject", "Date", "Reply-To",
+                                                   "Message-ID", "In-Reply-To", "List-Unsubscribe")]
     return render_template("web/dev_mail_one.html", name=name, headers=[h for h in headers if h[1]],
                            text=linked(part(message, "plain")), has_html=bool(part(message, "html")))
 
