@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service as DriverService
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
@@ -89,14 +89,18 @@ class Browser:
     def text(self, css: str = "body") -> str:
         return str(self.find(css).text)
 
-    def wait_text(self, expected: str, seconds: float = 20) -> str:
-        """The page's text once it shows ``expected`` (a submitted form's page may still be loading)."""
+    def wait_text(self, expected: str, seconds: float = 60) -> str:
+        """The page's text once it shows ``expected`` (a submitted form's page may still be loading).
+
+        While the next page loads, the driver may answer with a stale element, no body yet, or a renderer that did
+        not answer in time (on a loaded machine): each is tried again until ``seconds`` have passed."""
         seen = [""]
 
         def shows(driver: Any) -> bool:
             try:
                 seen[0] = driver.find_element(By.TAG_NAME, "body").text
-            except (StaleElementReferenceException, NoSuchElementException):  # the old page went away meanwhile
+            except WebDriverException as error:  # the old page went away meanwhile, or the new one is not yet there
+                seen[0] = f"({type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''})"
                 return False
             return expected in seen[0]
 
