@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Mapping
 
 # Events are made by the thousand per action replayed: a frozen dataclass's generated ``__init__`` sets each field
@@ -187,6 +188,10 @@ SALTED = "hmac-sha256"  # ``pbem.GameCreated``'s ``payload_commitments`` in game
 # (and its ``cause_commitments`` in games whose causes enter the chain in parts: ``cause_form``)
 
 
+SALTS_KEPT = 65_536  # salts kept per process: a log or replay of a long game asks for each event's, page after page
+
+
+@lru_cache(maxsize=SALTS_KEPT)
 def payload_salt(seed: str, seq: int) -> str:
     """The secret salt of event ``seq``'s payload commitment, drawn from the game's seed.
 
@@ -254,6 +259,7 @@ def split_cause(cause: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     return parts
 
 
+@lru_cache(maxsize=SALTS_KEPT)
 def cause_salt(seed: str, seq: int, part: str) -> str:
     """The secret salt of one part of event ``seq``'s cause, drawn from the game's seed (as ``payload_salt``)."""
     return hmac.new(seed.encode("utf-8"), f"cause-salt.{part}.{seq}".encode("ascii"), hashlib.sha256).hexdigest()

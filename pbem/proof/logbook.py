@@ -35,7 +35,8 @@ class Archive(Protocol):
     def load(self, game_id: str, upto_seq: int | None = None) -> GameState[Any]: ...
 
 
-COMMAND_READ = 256  # events read beyond a window to find the rest of a command it cuts (commands are shorter)
+COMMAND_FIRST_READ = 8  # events read first beyond a window to find the rest of a command it cuts (most are short)
+COMMAND_READ = 256  # the most read at once after that
 WORDS_KEPT = 16_384  # lines in words kept per process: a move's mail, receipt and log window describe the same events
 
 
@@ -106,19 +107,35 @@ def log(service: Archive, game_id: str, seat: int | None, after_seq: int = 0,
 
 
 def whole_commands(store: SQLiteEventStore, game_id: str, events: Sequence[Event]) -> dict[str, list[Event]]:
-    """The commands of ``events`` whole, the first's and the last's read beyond the window where they run over."""
+    """The commands of ``events`` whole, the first's and the last's read beyond the window where they run over.
+
+    A command's events are appended together, one after another, so its rest is read outwards from the window in
+    chunks that grow (a few events first: most commands are short) until an event of another command is met."""
     found = reading.commands_of(events)
     if not events:
         return found
     first, last = events[0], events[-1]
-    if first.seq > 1:
-        before = store.read(game_id, max(0, first.seq - 1 - COMMAND_READ), first.seq - 1)
-        key = str(first.cause.get("command"))
-        found[key] = [e for e in before if str(e.cause.get("command")) == key] + found[key]
-    after = store.read(game_id, last.seq, last.seq + COMMAND_READ)
-    key = str(last.cause.get("command"))
-    found[key] = found[key] + [e for e in after if str(e.cause.get("command")) == key]
+    key = _command(first)
+    lo, chunk = first.seq - 1, COMMAND_FIRST_READ
+    while lo > 0:
+        before = store.read(game_id, max(0, lo - chunk), lo)
+        found[key] = [e for e in before if _command(e) == key] + found[key]
+        if not before or _command(before[0]) != key:
+            break
+        lo, chunk = before[0].seq - 1, min(chunk * 4, COMMAND_READ)
+    key = _command(last)
+    hi, chunk = last.seq, COMMAND_FIRST_READ
+    while True:
+        after = store.read(game_id, hi, hi + chunk)
+        found[key] = found[key] + [e for e in after if _command(e) == key]
+        if len(after) < chunk or _command(after[-1]) != key:
+            break
+        hi, chunk = after[-1].seq, min(chunk * 4, COMMAND_READ)
     return found
+
+
+def _command(event: Event) -> str:
+    return str(event.cause.get("command", event.seq))
 
 
 def last_acted(store: SQLiteEventStore, game_id: str, seat: int) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from events.envelope import (CAUSE_PARTS, Event, cause_commitment, cause_salt, is_hidden, payload_commitment,
                              payload_hash, payload_salt, seat_actor, split_cause)
@@ -134,7 +134,8 @@ def record(reader: Reader, event: Event, command: Sequence[Event], game: Game) -
     if not reads_payload(reader, event, game.ended):
         found["payload"] = None
         if game.salted and game.seed is not None:
-            found["payload_commitment"] = payload_commitment(event.payload, payload_salt(game.seed, event.seq))
+            salt = payload_salt(game.seed, event.seq)
+            found["payload_commitment"] = _kept(salt, event, lambda: payload_commitment(event.payload, salt))
         else:
             found["payload_sha256"] = payload_hash(event.payload)
     elif game.salted and game.seed is not None and is_hidden(event.visibility):
@@ -151,12 +152,30 @@ def record(reader: Reader, event: Event, command: Sequence[Event], game: Game) -
         for part in CAUSE_PARTS:
             salt = cause_salt(game.seed, event.seq, part)
             if part in withheld:
-                commitments[part] = cause_commitment(parts[part], salt)
+                commitments[part] = _kept(salt, event, lambda: cause_commitment(parts[part], salt))
             else:
                 salts[part] = salt
         found["cause_salts"] = salts
         if commitments:
             found["cause_commitments"] = commitments
+    return found
+
+
+COMMITMENTS_KEPT = 65_536  # commitments kept per process (a log of a long game withholds thousands, page after page)
+_COMMITMENTS: dict[tuple[str, str], str] = {}
+
+
+def _kept(salt: str, event: Event, commit: Callable[[], str]) -> str:
+    """A commitment of a part of a recorded event, computed once: its salt names the game, the event and the part,
+    and the event's hash pins what the part says (an event without a hash, not recorded, is never kept)."""
+    if not event.hash:
+        return commit()
+    key = (salt, event.hash)
+    found = _COMMITMENTS.get(key)
+    if found is None:
+        if len(_COMMITMENTS) >= COMMITMENTS_KEPT:
+            _COMMITMENTS.clear()  # simpler than an order of use, and as good for pages that read a game front to back
+        found = _COMMITMENTS[key] = commit()
     return found
 
 
