@@ -253,30 +253,62 @@ class PostgresEventStore:
                     raise
         raise AssertionError("unreachable")
 
+    @contextmanager
+    def schema(self) -> Iterator[None]:
+        """Make the side tables ``ensure_table`` is asked for inside this block in one transaction, when it ends
+        (as the SQLite store: one commit and one look at the columns for them all)."""
+        if getattr(self._local, "schema", None) is not None:  # inside another such block: that one makes them
+            yield
+            return
+        self._local.schema = []
+        try:
+            yield
+            asked = self._local.schema
+        finally:
+            self._local.schema = None
+        if asked:
+            self._make(asked)
+
     def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
                      indexes: Sequence[Sequence[str]] = ()) -> None:
         """Create a side table (outbox, read model) if it is missing, add the columns it lacks, and its indexes.
 
-        One transaction under the schema lock: processes starting at once take turns.
+        One transaction under the schema lock: processes starting at once take turns. Inside ``schema`` it waits
+        for the block's end and joins its transaction.
         """
-        keys = (pk,) if isinstance(pk, str) else tuple(pk)
-        ident = sql.Identifier(name)
-        defs = [sql.SQL("{} {}").format(sql.Identifier(c), sql.SQL(COLUMN_TYPES[kind])) for c, kind in columns.items()]
-        defs.append(sql.SQL("PRIMARY KEY ({})").format(sql.SQL(", ").join(map(sql.Identifier, keys))))
+        table = (name, dict(columns), pk, tuple(tuple(index) for index in indexes))
+        asked = getattr(self._local, "schema", None)
+        if asked is not None:
+            asked.append(table)
+            return
+        self._make([table])
+
+    def _make(self, tables: Sequence[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]]
+              ) -> None:
         with self.transaction() as conn:
             conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-            conn.raw.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {} ({})").format(ident, sql.SQL(", ").join(defs)))
-            have = {r[0] for r in conn.raw.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-                "AND table_name = %s", (name,))}
-            for column, kind in columns.items():
-                if column not in have:
-                    conn.raw.execute(sql.SQL("ALTER TABLE {} ADD COLUMN {} {}").format(
-                        ident, sql.Identifier(column), sql.SQL(COLUMN_TYPES[kind])))
-            for index in indexes:
-                conn.raw.execute(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} ({})").format(
-                    sql.Identifier(f"idx_{name}_{'_'.join(index)}"), ident,
-                    sql.SQL(", ").join(map(sql.Identifier, index))))
+            for name, columns, pk, _ in tables:
+                keys = (pk,) if isinstance(pk, str) else tuple(pk)
+                defs = [sql.SQL("{} {}").format(sql.Identifier(c), sql.SQL(COLUMN_TYPES[kind]))
+                        for c, kind in columns.items()]
+                defs.append(sql.SQL("PRIMARY KEY ({})").format(sql.SQL(", ").join(map(sql.Identifier, keys))))
+                conn.raw.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {} ({})").format(
+                    sql.Identifier(name), sql.SQL(", ").join(defs)))
+            have: dict[str, set[str]] = {}
+            for table_name, column_name in conn.raw.execute(
+                    "SELECT table_name, column_name FROM information_schema.columns "
+                    "WHERE table_schema = current_schema() AND table_name = ANY(%s)", ([t[0] for t in tables],)):
+                have.setdefault(table_name, set()).add(column_name)
+            for name, columns, _, indexes in tables:
+                ident = sql.Identifier(name)
+                for column, kind in columns.items():
+                    if column not in have.get(name, set()):
+                        conn.raw.execute(sql.SQL("ALTER TABLE {} ADD COLUMN {} {}").format(
+                            ident, sql.Identifier(column), sql.SQL(COLUMN_TYPES[kind])))
+                for index in indexes:
+                    conn.raw.execute(sql.SQL("CREATE INDEX IF NOT EXISTS {} ON {} ({})").format(
+                        sql.Identifier(f"idx_{name}_{'_'.join(index)}"), ident,
+                        sql.SQL(", ").join(map(sql.Identifier, index))))
 
     @staticmethod
     def time_between(start: str, end: str) -> str:

@@ -339,6 +339,7 @@ class SQLiteEventStore:
         self.db = sqlite_utils.Database(self.conn)
         self._lock = threading.RLock()
         self._turns = WriterTurns(self.path)
+        self._schema: list[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]] | None = None
         self._create_tables()
 
     def close(self) -> None:
@@ -395,25 +396,54 @@ class SQLiteEventStore:
             pk=("game_id", "seq"), if_not_exists=True,
         ))
 
+    @contextmanager
+    def schema(self) -> Iterator[None]:
+        """Make the side tables ``ensure_table`` is asked for inside this block in one transaction, when it ends.
+
+        A new database's tables each made in a transaction of its own cost a commit each, most of what opening
+        an instance took; made together they cost one."""
+        with self._lock:
+            if self._schema is not None:  # inside another such block: that one makes them
+                yield
+                return
+            self._schema = []
+            try:
+                yield
+                asked = self._schema
+            finally:
+                self._schema = None
+            if asked:
+                patiently(lambda: self._make(asked))
+
     def ensure_table(self, name: str, columns: Mapping[str, Any], pk: str | tuple[str, ...],
                      indexes: Sequence[Sequence[str]] = ()) -> None:
-        """Create a side table (outbox, read model) if it is missing, and add the columns it lacks.
+        """Create a side table (outbox, read model) if it is missing, add the columns it lacks, and its indexes.
 
-        A database made by an older version gains the new columns (``ALTER TABLE ADD COLUMN``: its
-        rows get NULL there), checked and added in one ``BEGIN IMMEDIATE`` transaction, so two
-        processes starting at once do not both add them.
+        A database made by an older version gains the new columns (``ALTER TABLE ADD COLUMN``: its rows get NULL
+        there). All of it is one ``BEGIN IMMEDIATE`` transaction (SQL as sqlite-utils writes it, indexes named as
+        it names them), so two processes starting at once do not both add them; inside ``schema`` it waits for the
+        block's end and joins its transaction.
         """
-        table = self.db.table(name)
-        patiently(lambda: table.create(dict(columns), pk=pk, if_not_exists=True))
-        if set(columns) - {c.name for c in patiently(lambda: table.columns)}:
-            with self.transaction() as conn:
+        table = (name, dict(columns), pk, tuple(tuple(index) for index in indexes))
+        with self._lock:
+            if self._schema is not None:
+                self._schema.append(table)
+                return
+        patiently(lambda: self._make([table]))
+
+    def _make(self, tables: Sequence[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]]
+              ) -> None:
+        with self.transaction() as conn:
+            for name, columns, pk, indexes in tables:
+                conn.execute(self.db.create_table_sql(name, columns, pk=pk, if_not_exists=True))
                 have = {r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')}
                 for column, kind in columns.items():
                     if column not in have:
                         sql_type = sqlite_utils.db.COLUMN_TYPE_MAPPING[kind]
                         conn.execute(f'ALTER TABLE "{name}" ADD COLUMN "{column}" {sql_type}')
-        for index in indexes:
-            patiently(lambda: table.create_index(list(index), if_not_exists=True))
+                for index in indexes:
+                    listed = ", ".join(f'"{column}"' for column in index)
+                    conn.execute(f'CREATE INDEX IF NOT EXISTS "idx_{name}_{"_".join(index)}" ON "{name}" ({listed})')
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:

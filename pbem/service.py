@@ -33,10 +33,11 @@ _READY: set[str] = set()  # the databases whose tables this process made
 def create_tables(store: Store) -> None:
     """Every table of the delivery layer (the events' own belong to the store), once per process and database."""
     if store.name not in _READY:
-        readmodels.create_tables(store)
-        post_tables.create_tables(store)
-        muster.create_tables(store)
-        organisers.create_tables(store)
+        with store.schema():  # in one transaction: one commit for a new database's every table
+            readmodels.create_tables(store)
+            post_tables.create_tables(store)
+            muster.create_tables(store)
+            organisers.create_tables(store)
         _READY.add(store.name)
 
 
