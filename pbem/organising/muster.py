@@ -30,18 +30,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-from marshmallow import Schema, fields, validate
-
 from events import audit
 from events.envelope import ORGANISER, SALTED, SCHEDULER, Event, NewEvent, Visibility, event_hash, payload_digest
 from events.handling import Cause, CommandResult, Kernel
 from events.rng import new_seed
-from events.rules import EventType
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.errors import NotFound, ServiceError
 from pbem.instance.players import Player
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
+from pbem.organising.muster_events import (ANSWERED, ANSWERS, CANCELLED, EXPIRED, INVITED, MUSTER_EVENT_TYPES, OPENED,
+                                           STARTED)
 from pbem.organising.organisers import described
 from pbem.table.naming import default_name
 
@@ -49,64 +48,10 @@ if TYPE_CHECKING:
     from pbem.post.notify import Notifier
 
 PREFIX = "muster-"
-OPENED, INVITED, ANSWERED = "pbem.MusterOpened", "pbem.MusterInvited", "pbem.MusterAnswered"
-EXPIRED, CANCELLED, STARTED = "pbem.MusterExpired", "pbem.MusterCancelled", "pbem.MusterStarted"
-ANSWERS = ("accept", "decline")
 FROM_POSITION = ("The game begins from a position the organiser set up (a game to go on with, or a situation to "
                  "play), not from a new deal.")
 STATUS_WORDS = {"invited": "has not answered yet", "accepted": "accepted", "declined": "declined",
                 "expired": "did not answer in time"}
-
-
-class OpenedSchema(Schema):
-    game_type = fields.String(required=True)
-    options = fields.Dict(required=True)
-    data_override = fields.Dict(allow_none=True, required=True)
-    organiser = fields.String(required=True)
-    organiser_name = fields.String(required=True)
-    places = fields.Integer(required=True, strict=True)
-    payload_commitments = fields.String(required=True)
-    position = fields.Dict()  # the position the game begins from (``pbem.organising.positions``), if any
-    name = fields.String(allow_none=True, validate=validate.Length(min=1, max=80))  # the game's (None: by default)
-
-
-class InvitedSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    email = fields.String(required=True)
-    expires_at = fields.String(required=True)
-    replaces = fields.Integer(allow_none=True, required=True, strict=True)
-
-
-class AnsweredSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    invitation = fields.Integer(required=True, strict=True)
-    answer = fields.String(required=True, validate=validate.OneOf(ANSWERS))
-
-
-class ExpiredSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    invitation = fields.Integer(required=True, strict=True)
-
-
-class CancelledSchema(Schema):
-    reason = fields.String(required=True, validate=validate.Length(max=300))
-
-
-class StartedSchema(Schema):
-    game_id = fields.String(required=True)
-
-
-MUSTER_EVENT_TYPES = (
-    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for, its name if the organiser gave one, "
-                                        "the position it begins from if any, and its organiser (server only)."),
-    EventType(INVITED, InvitedSchema, doc="A player invited to a place, with the invitation's expiry; replaces: "
-                                          "the seq of the invitation it replaces."),
-    EventType(ANSWERED, AnsweredSchema, doc="An invitee accepted or declined through the invitation's link."),
-    EventType(EXPIRED, ExpiredSchema, doc="An invitation not answered by its expiry (the scheduler)."),
-    EventType(CANCELLED, CancelledSchema, doc="The organiser cancelled the muster."),
-    EventType(STARTED, StartedSchema, doc="Everyone accepted: the game of this id is created."),
-)
 
 
 def create_tables(store: SQLiteEventStore) -> None:
