@@ -80,6 +80,12 @@ class Host(Protocol):
         ...
 
 
+class Mailer(Protocol):
+    """What a muster's mails need of the service: its notifier (none: no mail is written)."""
+
+    notifier: Notifier | None
+
+
 class InvitationRefused(ServiceError):
     """An invitation's link that cannot be used (answered, replaced, expired, or its muster closed)."""
 
@@ -522,7 +528,7 @@ def shown_time(stamp: str) -> str:
     return stamp.replace("T", " ")[:16] + " UTC"
 
 
-def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Row | None]:
+def invitation_mails(host: Mailer, head: Head, events: Sequence[Event]) -> list[Row | None]:
     """The invitation of each ``pbem.MusterInvited`` among the events: its link names the event's seq."""
     notifier = host.notifier
     if notifier is None:
@@ -546,7 +552,7 @@ def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Ro
     return rows
 
 
-def organiser_mail(host: Host, head: Head, heading: str, paragraphs: list[str],
+def organiser_mail(host: Mailer, head: Head, heading: str, paragraphs: list[str],
                    actions: list[tuple[str, str]] | None = None) -> Row | None:
     notifier = host.notifier
     if notifier is None:
@@ -556,7 +562,7 @@ def organiser_mail(host: Host, head: Head, heading: str, paragraphs: list[str],
                   (actions or []) + [("The muster page", page)])
 
 
-def notice(host: Host, muster_id: str, name: str, email: str, heading: str, paragraphs: list[str],
+def notice(host: Mailer, muster_id: str, name: str, email: str, heading: str, paragraphs: list[str],
            actions: list[tuple[str, str]] | None = None, footer: str = "",
            facts: Sequence[tuple[str, str]] = ()) -> Row | None:
     """One short mail (``templates/mail/notice``): a heading, a few paragraphs, facts (a label and its words each),
