@@ -391,10 +391,6 @@ def rows(game_id: str, events: Sequence[Event]) -> list[Row]:
     return found
 
 
-    def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
-        return self.extra + self.service.rows(before, after, events)
-
-
 # ---- the scheduler ---------------------------------------------------------------------------
 
 def due(store: SQLiteEventStore, now: datetime) -> list[dict[str, Any]]:
