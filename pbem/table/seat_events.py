@@ -153,12 +153,13 @@ def span(seconds: int) -> str:
     return " and ".join(parts) or "less than an hour"
 
 
-def left_words(seconds: int) -> str:
-    """``4 days are left``, ``1 day is left``, ``none is left``."""
+def left_words(seconds: int, of: str = "") -> str:
+    """``4 days are left``, ``1 day is left``, ``none is left`` (``of``: words after the length, such as `` of your
+    allowance``)."""
     if seconds <= 0:
-        return "none is left"
+        return f"none{of} is left"
     words = span(seconds)
-    return f"{words} {'is' if words in ONE else 'are'} left"
+    return f"{words}{of} {'is' if words in ONE else 'are'} left"
 
 
 def held_words(payload: Mapping[str, Any]) -> str | None:

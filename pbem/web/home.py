@@ -151,7 +151,7 @@ def panel(player_id: str) -> dict[str, Any]:
                       "away": [{"from": a["starts_at"], "until": a["until"], "reason": a["reason"],
                                 "shared": bool(a["shared"]), "running": a["status"] == "active",
                                 "holds": _holds(away.held_seconds(a))} for a in mine],
-                      "left": None if left is None else f"of your allowance in this game, {left_words(left)}"})
+                      "left": None if left is None else left_words(left, " of your allowance in this game")})
     return {"games": games}
 
 

@@ -124,9 +124,9 @@ def test_the_home_page_says_what_an_absence_holds_of_the_allowance_and_what_is_l
     assert done.status_code == 200
     assert ("Your absence is recorded in your game; the other players are told. In this game, this absence holds "
             "7 days of your allowance, and 7 days are left.") in text(done)
-    assert "holding 7 days of your allowance; of your allowance in this game, 7 days are left" in text(done)
+    assert "holding 7 days of your allowance; 7 days of your allowance in this game are left" in text(done)
     later = client.post(f"/home/{token}/away", data={"csrf": csrf, "game": game.id,
                                                     "from": (back + timedelta(days=1)).isoformat(),
                                                     "until": (back + timedelta(days=21)).isoformat()})
     assert "In this game, this absence holds 7 days of your allowance, and none is left." in text(later)
-    assert "of your allowance in this game, none is left" in text(later)
+    assert "none of your allowance in this game is left" in text(later)
