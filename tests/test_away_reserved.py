@@ -183,3 +183,28 @@ def test_an_absence_stops_the_clock_for_what_it_held_though_days_were_given_back
     assert tick(service, clock, t0 + timedelta(days=20)) == 1
     assert changes(service, game, seq) == started(t0, 24, due + timedelta(days=4))
     assert away.allowance_left(service, game, 1) == 10 * DAY
+
+
+def test_a_declaration_that_loses_the_race_holds_only_what_the_one_before_it_left(
+        service: Service, clock: Clock, game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between the reading of what Ben's days 20 to 30 would hold (10: all he has) and its append, days 2 to 12 come in
+    through another door and hold 10: his append finds the seq moved on, and, read again on what came first, his
+    absence holds the 4 left."""
+    reserve = away.reservation
+    raced: list[dict[str, Any]] = []
+
+    def reserve_then_lose(*args: Any) -> tuple[int | None, int | None]:
+        found = reserve(*args)
+        if not raced:
+            assert found == (10 * DAY, 4 * DAY)  # what it would hold at the seq it first read
+            monkeypatch.setattr(away, "reservation", reserve)
+            raced.append(ben_away(service, clock, 2, 12))
+            monkeypatch.setattr(away, "reservation", reserve_then_lose)
+        return found
+
+    monkeypatch.setattr(away, "reservation", reserve_then_lose)
+    second = ben_away(service, clock, 20, 30)
+    declared(clock, raced[0], 2, 12, reserved=10, left=4)
+    declared(clock, second, 20, 30, reserved=4, left=0)
+    assert [e.type for e in service.store.read(game)].count(ABSENCE_DECLARED) == 2
+    assert away.used_seconds(service.store, game, 1) == 14 * DAY
