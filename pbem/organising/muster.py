@@ -30,83 +30,23 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-from marshmallow import Schema, fields, validate
-
 from events import audit
 from events.envelope import ORGANISER, SALTED, SCHEDULER, Event, NewEvent, Visibility, event_hash, payload_digest
 from events.handling import Cause, CommandResult, Kernel
 from events.rng import new_seed
-from events.rules import EventType
 from events.store import ConcurrencyError, Row, SQLiteEventStore
 from pbem.errors import NotFound, ServiceError
 from pbem.instance.players import Player
-from pbem.post.mail.outbox import mail_row
-from pbem.post.mail.render import address, new_message_id
-from pbem.organising.organisers import described
-from pbem.table.naming import default_name
+from pbem.organising.muster_events import (ANSWERED, ANSWERS, CANCELLED, EXPIRED, INVITED, MUSTER_EVENT_TYPES, OPENED,
+                                           STARTED)
+from pbem.organising.muster_mails import Head, invitation_mails, listed, notice, organiser_mail, shown_time
 
 if TYPE_CHECKING:
     from pbem.post.notify import Notifier
 
 PREFIX = "muster-"
-OPENED, INVITED, ANSWERED = "pbem.MusterOpened", "pbem.MusterInvited", "pbem.MusterAnswered"
-EXPIRED, CANCELLED, STARTED = "pbem.MusterExpired", "pbem.MusterCancelled", "pbem.MusterStarted"
-ANSWERS = ("accept", "decline")
-FROM_POSITION = ("The game begins from a position the organiser set up (a game to go on with, or a situation to "
-                 "play), not from a new deal.")
 STATUS_WORDS = {"invited": "has not answered yet", "accepted": "accepted", "declined": "declined",
                 "expired": "did not answer in time"}
-
-
-class OpenedSchema(Schema):
-    game_type = fields.String(required=True)
-    options = fields.Dict(required=True)
-    data_override = fields.Dict(allow_none=True, required=True)
-    organiser = fields.String(required=True)
-    organiser_name = fields.String(required=True)
-    places = fields.Integer(required=True, strict=True)
-    payload_commitments = fields.String(required=True)
-    position = fields.Dict()  # the position the game begins from (``pbem.organising.positions``), if any
-    name = fields.String(allow_none=True, validate=validate.Length(min=1, max=80))  # the game's (None: by default)
-
-
-class InvitedSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    email = fields.String(required=True)
-    expires_at = fields.String(required=True)
-    replaces = fields.Integer(allow_none=True, required=True, strict=True)
-
-
-class AnsweredSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    invitation = fields.Integer(required=True, strict=True)
-    answer = fields.String(required=True, validate=validate.OneOf(ANSWERS))
-
-
-class ExpiredSchema(Schema):
-    slot = fields.Integer(required=True, strict=True)
-    invitation = fields.Integer(required=True, strict=True)
-
-
-class CancelledSchema(Schema):
-    reason = fields.String(required=True, validate=validate.Length(max=300))
-
-
-class StartedSchema(Schema):
-    game_id = fields.String(required=True)
-
-
-MUSTER_EVENT_TYPES = (
-    EventType(OPENED, OpenedSchema, doc="A muster opened: the game asked for, its name if the organiser gave one, "
-                                        "the position it begins from if any, and its organiser (server only)."),
-    EventType(INVITED, InvitedSchema, doc="A player invited to a place, with the invitation's expiry; replaces: "
-                                          "the seq of the invitation it replaces."),
-    EventType(ANSWERED, AnsweredSchema, doc="An invitee accepted or declined through the invitation's link."),
-    EventType(EXPIRED, ExpiredSchema, doc="An invitation not answered by its expiry (the scheduler)."),
-    EventType(CANCELLED, CancelledSchema, doc="The organiser cancelled the muster."),
-    EventType(STARTED, StartedSchema, doc="Everyone accepted: the game of this id is created."),
-)
 
 
 def create_tables(store: SQLiteEventStore) -> None:
@@ -158,27 +98,6 @@ class Invitation:
         found = {"slot": self.slot, "name": self.name, "status": self.status, "expires_at": self.expires_at,
                  "answered_at": self.answered_at}
         return {**found, "email": self.email} if with_email else found
-
-
-@dataclass(frozen=True)
-class Head:
-    """What every mail of a muster names: its id, the game's title, the organiser, the players' names, and what the
-    invitations say of the game (its type, name, options and data)."""
-
-    muster_id: str
-    title: str
-    organiser: str
-    organiser_name: str
-    names: list[str]
-    options: Mapping[str, Any] = field(default_factory=dict)
-    from_position: bool = False
-    game_type: str = ""
-    name: str | None = None  # the organiser's name for the game; None: named after the game and its players
-    data_override: Mapping[str, Any] | None = None
-
-    def called(self) -> str:
-        """The game's name as the mails give it: the organiser's, or the game and its players."""
-        return self.name or (default_name(self.game_type, self.title, self.names) if self.game_type else self.title)
 
 
 @dataclass(frozen=True)
@@ -563,70 +482,3 @@ def stalled(store: SQLiteEventStore) -> list[str]:
 def verify(store: SQLiteEventStore, muster_id: str) -> audit.Finding | None:
     """The first event of the muster's stream that breaks its chain, or None."""
     return audit.verify_chain(store.read(muster_id), muster_id, store.seed(muster_id))
-
-
-# ---- mails ------------------------------------------------------------------------------------
-
-def listed(names: Sequence[str]) -> str:
-    """``Ann, Ben and Cy``."""
-    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
-
-
-def shown_time(stamp: str) -> str:
-    """An ISO time as a mail shows it: ``2026-11-30 16:25 UTC``."""
-    return stamp.replace("T", " ")[:16] + " UTC"
-
-
-def invitation_mails(host: Host, head: Head, events: Sequence[Event]) -> list[Row | None]:
-    """The invitation of each ``pbem.MusterInvited`` among the events: its link names the event's seq."""
-    notifier = host.notifier
-    if notifier is None:
-        return []
-    rows: list[Row | None] = []
-    for event in (e for e in events if e.type == INVITED):
-        p = event.payload
-        token = notifier.links.make("invite", f"{head.muster_id}.{p['slot']}.{event.seq}")
-        url = f"{notifier.base_url}/invitation/{token}"
-        others = [n for i, n in enumerate(head.names) if i != p["slot"]]
-        rows.append(notice(host, head.muster_id, p["name"], p["email"], f"Invitation: {head.called()}", [
-            f"{head.organiser_name} invites you to play {head.title} by mail, with {listed(others)}: "
-            f"\u201c{head.called()}\u201d.",
-            f"Answer by {shown_time(p['expires_at'])}. The game starts when everyone has accepted; then each turn "
-            "comes to you by mail, with a link to play it on the web or to answer by reply.",
-            f"The other players see your name, {p['name']}, never your address.",
-            *([FROM_POSITION] if head.from_position else []),
-        ], [("Accept", f"{url}?answer=accept"), ("Decline", f"{url}?answer=decline")],
-            footer="Following a link only shows the invitation; you answer with the button on its page.",
-            facts=[("Game", head.title)] + described(head.game_type, head.options, head.data_override)))
-    return rows
-
-
-def organiser_mail(host: Host, head: Head, heading: str, paragraphs: list[str],
-                   actions: list[tuple[str, str]] | None = None) -> Row | None:
-    notifier = host.notifier
-    if notifier is None:
-        return None
-    page = f"{notifier.base_url}/muster/{notifier.links.make('muster', head.muster_id)}"
-    return notice(host, head.muster_id, head.organiser_name, head.organiser, heading, paragraphs,
-                  (actions or []) + [("The muster page", page)])
-
-
-def notice(host: Host, muster_id: str, name: str, email: str, heading: str, paragraphs: list[str],
-           actions: list[tuple[str, str]] | None = None, footer: str = "",
-           facts: Sequence[tuple[str, str]] = ()) -> Row | None:
-    """One short mail (``templates/mail/notice``): a heading, a few paragraphs, facts (a label and its words each),
-    links as buttons."""
-    notifier = host.notifier
-    if notifier is None:
-        return None
-    stamp = datetime.now(timezone.utc).isoformat(timespec="microseconds")
-    subject = f"[pbem] {heading}"
-    message_id = new_message_id(notifier.sender)
-    context = {"heading": heading, "name": name, "paragraphs": paragraphs, "footer": footer,
-               "facts": [{"label": label, "words": words} for label, words in facts],
-               "actions": [{"label": label, "url": url} for label, url in actions or []]}
-    draft = {"template": "notice", "context": context, "sender": notifier.sender, "subject": subject,
-             "to": address(name, email), "message_id": message_id, "thread_root": message_id, "reply_to": None,
-             "date": stamp, "unsubscribe_url": None, "list": ("Game invitations", "muster")}
-    return mail_row(game_id=muster_id, seat=None, to_addr=email, kind="muster", subject=subject,
-                    message_id=message_id, draft=draft, now=stamp)

@@ -97,10 +97,10 @@ def log(service: Archive, game_id: str, seat: int | None, after_seq: int = 0,
             mine = talk.note_text(service.store, game_id, seat, event)  # its words, kept apart from the log
             if mine is not None:
                 record["text"] = talk.describe(event, True, state.ended, names, mine)
-        if event.type == seat_events.ABSENCE_DECLARED and event.seq >= since:  # the absent player reads the reason they kept
+        if event.type == seat_events.ABSENCE_DECLARED and event.seq >= since and event.payload.get("seat") == seat:
+            # the absent player reads the reason they kept, and what the absence holds of their allowance
             kept = away.reason_of(service.store, game_id, seat, event)
-            if kept is not None:
-                record["text"] = seat_events.describe(event, names, seat, kept)
+            record["text"] = seat_events.describe(event, names, seat, kept)
         record["undone"] = event.seq in skipped
         record["repeats"] = left_out(rules, event, seat, state.ended, since)
     return lines

@@ -8,9 +8,27 @@ The policy is chosen when the game is created (game options ``vacation`` and ``v
 * ``run``: the deadlines run, and a time-out plays the default (such time-outs do not count towards
   autopilot: the player said they would be away);
 * ``allowance`` (the default, 14 days per player per game): the away player's own clock stops, up to
-  what is left of their allowance, then runs: their running deadline moves later by the time stopped
+  what the absence holds of their allowance, then runs: their running deadline moves later by the time stopped
   (``pbem.DeadlineExtended``), a deadline set for them meanwhile is set that much later, and coming back
   early gives back what was not used.
+
+Under an allowance an absence holds its days from the moment it is declared, not from when it begins: its length,
+up to what the player's other absences in the game leave (what the ended ones stopped, what a running one holds
+stopped, what the planned ones hold). So two absences planned at once cannot both count on the same days: the one
+declared first keeps them, whichever begins first, and the later one holds only what is left. The declaration
+records what it holds and what is left (``reserved_seconds``, ``left_seconds`` in ``pbem.AbsenceDeclared``; the
+player reads both in its line and on their home page), and its row in ``absences`` the same. When it begins, the
+clock stops for what it holds, never more than is left then; cancelling it before it begins gives all of it back,
+coming back early what was not used. An absence declared before absences held their days has neither field: it
+holds nothing while planned and takes what is left when it begins, as it did then.
+
+Why in the event, and not only in the table: the days an absence holds are decided at its declaration, against the
+absences recorded before it, and a decision is the event's to record (as ``clock_until`` and ``stopped_seconds``
+are). Kept only in the table, the number would be lost to a record exported or checked elsewhere; worked out again
+on reading, it would follow the rule of whichever code reads (a later change of the rule would rewrite what old
+games say) and need every earlier absence to say one line ("this absence holds 5 days of your allowance, and 9 days
+are left"). In the event, replay, the audit, the table and the words read one number; the fields are optional, so
+records made before it still validate and read as before.
 
 Every change of a clock is an event with its reason. The table is told in the log and in their next mails
 ("Bob will be away from ... until ..."); the reason only if the player shared it. A reason kept private
@@ -22,7 +40,8 @@ the seq read before the rows it is checked against: a declaration (no overlap, t
 and the scheduler's starts and ends at their times (``tick``). So two declarations at once cannot both pass the
 overlap check, and two workers cannot both start or end one absence: the write that comes second finds the seq
 moved on; a player's is checked again on what came first (and, refused now, answered as the lost race it is),
-the scheduler's is left to its next run. The allowance left counts what ended absences stopped and what a running one holds.
+the scheduler's is left to its next run. What a declaration holds is read at that seq too: two declarations at
+once cannot both hold the same days.
 """
 
 from __future__ import annotations
@@ -51,7 +70,7 @@ log = logging.getLogger(__name__)
 TABLE = "absences"
 COLUMNS = {"game_id": str, "absence": str, "seat": int, "starts_at": str, "until": str, "reason": str,
            "reason_key": str, "shared": int, "status": str, "policy": str, "started_at": str, "clock_until": str,
-           "paused_game": int, "stopped_seconds": int, "ended_at": str}
+           "paused_game": int, "stopped_seconds": int, "ended_at": str, "reserved_seconds": int}
 DEFAULT_DAYS = 14
 MAX_DAYS = 60  # the longest absence one declaration covers
 
@@ -149,19 +168,56 @@ def absences_of(store: SQLiteEventStore, game_id: str, seat: int | None = None,
 
 
 def used_seconds(store: SQLiteEventStore, game_id: str, seat: int, but: str | None = None) -> int:
-    """The seat's allowance taken in this game: what its ended absences stopped, and what a running one holds
-    stopped (until its ``clock_until``; coming back early gives the rest back), every absence but ``but``."""
+    """The seat's allowance taken in this game: what its ended absences stopped, what a running one holds stopped
+    (until its ``clock_until``; coming back early gives the rest back), and what a planned one reserved when it was
+    declared (cancelling it gives that back), every absence but ``but``."""
     used = 0
-    for row in store.query(f"SELECT absence, status, started_at, clock_until, stopped_seconds FROM {TABLE} "
-                           "WHERE game_id = ? AND seat = ? AND status IN ('ended', 'active')", (game_id, seat)):
+    for row in store.query(f"SELECT absence, status, started_at, clock_until, stopped_seconds, reserved_seconds "
+                           f"FROM {TABLE} WHERE game_id = ? AND seat = ?", (game_id, seat)):
         if row["absence"] == but:
             continue
         if row["status"] == "ended":
             used += int(row["stopped_seconds"] or 0)
+        elif row["status"] == "planned":
+            used += int(row["reserved_seconds"] or 0)  # none: declared before declarations reserved (as then)
         elif row["clock_until"] and row["started_at"]:
             held = datetime.fromisoformat(row["clock_until"]) - datetime.fromisoformat(row["started_at"])
             used += max(0, int(held.total_seconds()))
     return used
+
+
+def reservation(service: Host, state: GameState[Any], seat: int, first: datetime,
+                until: datetime) -> tuple[int | None, int | None]:
+    """What an absence from ``first`` until ``until`` reserves of the seat's allowance when declared, and what is
+    left of it then, in seconds: its length, up to what every other absence of the seat (ended, running, planned)
+    leaves; (None, None) under the other policies."""
+    policy, days = policy_of(state.config.options)
+    if policy != "allowance":
+        return None, None
+    left = max(0, days * 86_400 - used_seconds(service.store, state.game_id, seat))
+    reserved = max(0, min(int((until - first).total_seconds()), left))
+    return reserved, left - reserved
+
+
+def held_seconds(absence: dict[str, Any]) -> int | None:
+    """What a planned or running absence holds of its player's allowance; None: none under its game's policy, or
+    planned before declarations held days."""
+    if absence["status"] == "planned":
+        return None if absence["reserved_seconds"] is None else int(absence["reserved_seconds"])
+    if absence["policy"] != "allowance":
+        return None
+    if not absence["clock_until"]:
+        return 0
+    held = datetime.fromisoformat(absence["clock_until"]) - datetime.fromisoformat(absence["started_at"])
+    return max(0, int(held.total_seconds()))
+
+
+def allowance_left(service: Host, game_id: str, seat: int) -> int | None:
+    """The seconds left of the seat's allowance, every absence of theirs counted; None: the game has no allowance."""
+    policy, days = policy_of(service.load(game_id).config.options)
+    if policy != "allowance":
+        return None
+    return max(0, days * 86_400 - used_seconds(service.store, game_id, seat))
 
 
 def check(service: Host, game_id: str, seat: int, starts: datetime, until: datetime, now: datetime) -> None:
@@ -220,14 +276,17 @@ def declare(service: Host, game_id: str, seat: int, starts: Any, until: Any, rea
             raise StaleCommand(game_id, issued, seq) from None  # it passed, and lost the race to what came first
         issued = issued or seq
         first = max(begin, now.replace(microsecond=0))
+        state = service.load(game_id)
+        reserved, left = reservation(service, state, seat, first, end)  # read at this seq, as the check was
         drafts = [NewEvent(ABSENCE_DECLARED, {"seat": seat, "absence": absence, "starts_at": iso(first),
                                               "until": iso(end), "reason": words if share and words else None,
-                                              "reason_commitment": commitment})]
+                                              "reason_commitment": commitment, "reserved_seconds": reserved,
+                                              "left_seconds": left})]
         row = {"game_id": game_id, "absence": absence, "seat": seat, "starts_at": iso(first), "until": iso(end),
                "reason": words or None, "reason_key": key, "shared": int(bool(share and words)),
-               "status": "planned", "stopped_seconds": 0}
+               "status": "planned", "stopped_seconds": 0, "reserved_seconds": reserved}
         if first <= now:
-            drafts += start_drafts(service, service.load(game_id), {**row, "started_at": iso(now)}, now)
+            drafts += start_drafts(service, state, {**row, "started_at": iso(now)}, now)
         try:
             return service.kernel.record(game_id, drafts, actor=seat_actor(seat), cause=cause, expected_seq=seq,
                                          hooks=WithRows(service, [Row(TABLE, row, pk=("game_id", "absence"))],
@@ -291,6 +350,9 @@ def start_drafts(service: Host, state: GameState[Any], absence: dict[str, Any], 
     elif policy == "allowance":
         left = days * 86_400 - used_seconds(service.store, game_id, seat, but=absence["absence"])
         stop = int(min((datetime.fromisoformat(absence["until"]) - now).total_seconds(), left))
+        reserved = absence.get("reserved_seconds")
+        if reserved is not None:  # what it reserved when declared, never more than is left now
+            stop = min(stop, int(reserved))
         if stop > 0:
             clock_until = iso(now + timedelta(seconds=stop))
             for row in _deadline_rows(service.store, game_id, seat):
@@ -389,10 +451,6 @@ def rows(game_id: str, events: Sequence[Event]) -> list[Row]:
             found.append(Row(TABLE, {**key, "status": "ended", "ended_at": event.recorded_at,
                                      "stopped_seconds": p["stopped_seconds"]}, pk=("game_id", "absence")))
     return found
-
-
-    def rows(self, before: Any, after: Any, events: list[Event]) -> list[Row]:
-        return self.extra + self.service.rows(before, after, events)
 
 
 # ---- the scheduler ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ salted hash only. Mail that does not arrive names the player and the delivery re
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from marshmallow import Schema, fields, validate
 
@@ -51,6 +51,10 @@ class AbsenceDeclaredSchema(Schema):
     until = fields.String(required=True)
     reason = fields.String(required=True, allow_none=True, validate=validate.Length(max=MAX_REASON))
     reason_commitment = fields.String(required=True, allow_none=True, validate=validate.Regexp(r"^[0-9a-f]{64}$"))
+    # allowance: what the absence holds of it from its declaration, and what is left then (null under the other
+    # policies; absent from absences declared before declarations held days, which took theirs when they began)
+    reserved_seconds = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0))
+    left_seconds = fields.Integer(allow_none=True, strict=True, validate=validate.Range(min=0))
 
 
 class AbsenceStartedSchema(Schema):
@@ -96,7 +100,8 @@ class MailArrivingSchema(Schema):
 SEAT_EVENT_TYPES = (
     EventType(ABSENCE_DECLARED, AbsenceDeclaredSchema,
               doc="A player will be away from starts_at until until (UTC); the reason only if they shared it, "
-                  "else a keyed hash of it (reason_commitment) or nothing."),
+                  "else a keyed hash of it (reason_commitment) or nothing; under an allowance, the seconds of it "
+                  "the absence holds from now (reserved_seconds) and those left (left_seconds)."),
     EventType(ABSENCE_STARTED, AbsenceStartedSchema,
               doc="A player's absence began; policy says what the game does (pause the clocks, run, or stop "
                   "the player's own clock until clock_until, within the allowance)."),
@@ -135,8 +140,42 @@ def when(moment: str) -> str:
     return f"{day(moment)} {parsed.strftime('%H:%M')} UTC"
 
 
+ONE = ("1 day", "1 hour", "less than an hour")  # lengths that take "is"
+
+
+def span(seconds: int) -> str:
+    """``5 days``, ``1 day and 7 hours``, ``3 hours``: a length to the hour."""
+    days, rest = divmod(int(seconds), 86_400)
+    hours = round(rest / 3600)
+    if hours == 24:
+        days, hours = days + 1, 0
+    parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((days, "day"), (hours, "hour")) if n]
+    return " and ".join(parts) or "less than an hour"
+
+
+def left_words(seconds: int, of: str = "") -> str:
+    """``4 days are left``, ``1 day is left``, ``none is left`` (``of``: words after the length, such as `` of your
+    allowance``)."""
+    if seconds <= 0:
+        return f"none{of} is left"
+    words = span(seconds)
+    return f"{words}{of} {'is' if words in ONE else 'are'} left"
+
+
+def held_words(payload: Mapping[str, Any]) -> str | None:
+    """What a declared absence holds of its player's allowance and what is left, in the player's words; None: no
+    allowance, or declared before declarations held days."""
+    reserved, left = payload.get("reserved_seconds"), payload.get("left_seconds")
+    if not isinstance(reserved, int) or not isinstance(left, int):
+        return None
+    if reserved == 0:
+        return "your allowance of days away is used up, so your clock runs while you are away"
+    return f"this absence holds {span(reserved)} of your allowance, and {left_words(left)}"
+
+
 def describe(event: Event, names: Sequence[str], seat: int | None = None, own_reason: str | None = None) -> str:
-    """One of these events in words; every one is public (a kept reason is read by its writer only)."""
+    """One of these events in words; every one is public (a kept reason, and what an absence holds of its player's
+    allowance, are read by its writer only: ``seat``, the reader)."""
     p = event.payload
 
     def name(s: int) -> str:
@@ -145,7 +184,9 @@ def describe(event: Event, names: Sequence[str], seat: int | None = None, own_re
     if event.type == ABSENCE_DECLARED:
         reason = p.get("reason") or (own_reason if seat == p["seat"] else None)
         told = f" ({reason})" if reason else ""
-        return f"{name(p['seat'])} will be away from {when(p['starts_at'])} until {when(p['until'])}{told}"
+        held = held_words(p) if seat == p["seat"] else None
+        return (f"{name(p['seat'])} will be away from {when(p['starts_at'])} until {when(p['until'])}{told}"
+                + (f"; {held}" if held else ""))
     if event.type == ABSENCE_STARTED:
         clock = {"pause": "; the game's clocks stop meanwhile",
                  "run": "; the deadlines run, and the default is played on time-out"}.get(p["policy"], "")

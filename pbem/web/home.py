@@ -9,6 +9,7 @@ from flask import Blueprint, render_template, request, url_for
 from events.handling import Cause
 from pbem.table import away, reliability
 from pbem.table.autopilot import status
+from pbem.table.seat_events import left_words, span
 from pbem.post import new_address, undelivered, webhooks
 from pbem.errors import NotFound
 from pbem.post.people import MailSettingError, chosen_zone, mail_settings_of, set_mail, set_zone
@@ -143,9 +144,18 @@ def panel(player_id: str) -> dict[str, Any]:
             continue
         game_id, seat = str(row["game_id"]), int(row["seat"])
         held = status(svc.store, game_id, seat)
+        mine = away.absences_of(svc.store, game_id, seat)
+        left = away.allowance_left(svc, game_id, seat) if mine else None
         games.append({"game_id": game_id, "title": row["title"], "seat": seat, "autopilot": bool(held["autopilot"]),
                       "resigned": bool(held["resigned"]),
                       "away": [{"from": a["starts_at"], "until": a["until"], "reason": a["reason"],
-                                "shared": bool(a["shared"]), "running": a["status"] == "active"}
-                               for a in away.absences_of(svc.store, game_id, seat)]})
+                                "shared": bool(a["shared"]), "running": a["status"] == "active",
+                                "holds": _holds(away.held_seconds(a))} for a in mine],
+                      "left": None if left is None else left_words(left, " of your allowance in this game")})
     return {"games": games}
+
+
+def _holds(seconds: int | None) -> str | None:
+    if seconds is None:
+        return None
+    return f"holding {span(seconds)} of your allowance" if seconds else "holding none of your allowance: it is used up"

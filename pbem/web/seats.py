@@ -25,6 +25,7 @@ from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
 from pbem.table import away, seatlife
+from pbem.table.seat_events import held_words
 from pbem.service import Player, ServiceError
 from pbem.web.common import (PageError, check_csrf, check_game, moved_on_meanwhile, number, posted_seq, read_play,
                              read_token, recorded_since, service)
@@ -64,13 +65,18 @@ def declare(token: str) -> Any:
             away.reason_words(form.get("reason"))
             away.check(svc, game_id, seat, away.moment(form.get("from"), zone, "first day away"),
                        away.moment(form.get("until"), zone, "day you are back"), now)
+        held = []
         for game_id, seat in seats:
-            svc.declare_absence(game_id, seat, form.get("from"), form.get("until"), form.get("reason", ""),
-                                form.get("share") == "on", cause=Cause("link", claims.cause()), now=now)
+            result = svc.declare_absence(game_id, seat, form.get("from"), form.get("until"), form.get("reason", ""),
+                                         form.get("share") == "on", cause=Cause("link", claims.cause()), now=now)
+            held.append(held_words(result.events[0].payload))
     except ServiceError as err:
         return home_page(token, claims.subject, status=400, refusal=f"{err}.", refused="Absence not recorded")
     games = "your game" if len(seats) == 1 else f"your {len(seats)} games"
-    return home_page(token, claims.subject, done=f"Your absence is recorded in {games}; the other players are told.")
+    # one game: what it holds of the allowance, here; several: each game's line below says it
+    told = f" In this game, {held[0]}." if len(seats) == 1 and held[0] else ""
+    return home_page(token, claims.subject,
+                     done=f"Your absence is recorded in {games}; the other players are told.{told}")
 
 
 @bp.post("/home/<token>/seat")

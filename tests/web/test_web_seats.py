@@ -111,3 +111,22 @@ def test_the_api_declares_absences_takes_seats_back_and_replaces(client: FlaskCl
                                                                       "seq": game.seq()})
     assert replaced.status_code == 200 and replaced.get_json()["receipt"][0]["type"] == "pbem.SeatReplaced"
     assert ANN.email not in [p["email"] for p in game.service.players(game.id)]
+
+
+def test_the_home_page_says_what_an_absence_holds_of_the_allowance_and_what_is_left(client: FlaskClient,
+                                                                                    game: Game) -> None:
+    """The game's allowance is 14 days: a week away holds 7 of them from the moment it is declared."""
+    token = home(game, BEN.email)
+    csrf = game.links.csrf(token)
+    first, back = date.today() + timedelta(days=3), date.today() + timedelta(days=10)
+    done = client.post(f"/home/{token}/away", data={"csrf": csrf, "game": game.id, "from": first.isoformat(),
+                                                   "until": back.isoformat()})
+    assert done.status_code == 200
+    assert ("Your absence is recorded in your game; the other players are told. In this game, this absence holds "
+            "7 days of your allowance, and 7 days are left.") in text(done)
+    assert "holding 7 days of your allowance; 7 days of your allowance in this game are left" in text(done)
+    later = client.post(f"/home/{token}/away", data={"csrf": csrf, "game": game.id,
+                                                    "from": (back + timedelta(days=1)).isoformat(),
+                                                    "until": (back + timedelta(days=21)).isoformat()})
+    assert "In this game, this absence holds 7 days of your allowance, and none is left." in text(later)
+    assert "none of your allowance in this game is left" in text(later)
