@@ -366,8 +366,10 @@ class Service:
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
-    def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
-        """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
+    def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = (),
+               progress: audit.Progress | None = None) -> audit.Verification:
+        """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold;
+        ``progress(done, total)`` as its commands are checked."""
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         try:
@@ -375,7 +377,8 @@ class Service:
         except LookupError:  # the server's seed is gone: what it hid cannot be opened, and the report says where
             secret = None
         return audit.verify_stored(self.kernel.replayer, self.store, game_id, secret=secret,
-                                   witnesses=witnesses, command_check=seatlife.check_command)
+                                   witnesses=witnesses, command_check=seatlife.check_command,
+                                   **({"progress": progress} if progress else {}))
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
               email: str | None = None) -> dict[str, Any]:
