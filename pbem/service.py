@@ -19,7 +19,7 @@ from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
 from pbem.organising import muster, organisers, positions
-from pbem.post import held, owed_mail, people, reminders, webhooks
+from pbem.post import held, owed_mail, people, reminders, talk_mail, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, shown
@@ -103,9 +103,10 @@ class Service:
                 owed_mail.write(self, game_id=after.game_id, state=after)
 
     def write_owed_mail(self, now: datetime | None = None) -> int:
-        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``),
-        and put them in the outbox (the worker, before it sends); how many were."""
-        return owed_mail.write(self) + held.release(self, now)
+        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``)
+        and the talk mails due (``pbem.post.talk_mail``), and put them in the outbox (the worker, before it sends);
+        how many were."""
+        return owed_mail.write(self) + held.release(self, now) + talk_mail.release(self, now)
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
