@@ -85,7 +85,8 @@ def test_verify_draws_a_bar_on_a_terminal_and_prints_no_count(run: Any, ended: s
 
 def test_db_copy_prints_a_line_per_game_and_table_when_not_on_a_terminal(run: Any, ended: str,
                                                                          tmp_path: Path) -> None:
-    other = str(run("game", "new", "highdie", "--player", ANN.email, "--player", BEN.email, "--seed", "two").stdout.strip())
+    other = str(run("game", "new", "highdie", "--player", ANN.email, "--player", BEN.email, "--seed", "two")
+                .stdout.strip())
     result = run("db", "copy", "--to", str(tmp_path / "copy.sqlite3"))
     for game in (ended, other):
         assert re.search(rf"^game {game}: \d+ events copied$", result.stderr, re.M), result.stderr

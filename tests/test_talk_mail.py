@@ -193,7 +193,8 @@ def test_in_the_digest_lists_the_talk_once_and_a_day_without_talk_sends_nothing(
     mail = parse(message_of(digest))
     assert mail["Subject"] == "[pbem] 2 messages at your tables"
     body = text_of(mail)
-    assert "Ann to everyone: \u201cGood luck all.\u201d" in body and "Ben to Cy: \u201cCy, a word: watch Ann.\u201d" in body
+    assert "Ann to everyone: \u201cGood luck all.\u201d" in body
+    assert "Ben to Cy: \u201cCy, a word: watch Ann.\u201d" in body
     assert "watch Cy" not in body and "watch Cy" not in html_of(mail) and "Friday dice" in body
     assert "This is your daily digest of table talk" in body and "#talk-h" in body
     jobs.digests(minutes(60 * 49))  # the next day: nothing new was said
@@ -218,7 +219,8 @@ def test_the_setting_is_chosen_on_the_home_page_and_on_the_command_line(app: Fla
     instance = ["--instance", str(tmp_path / "inst")]
     done = CliRunner().invoke(cli, [*instance, "player", "mail", BEN.email, "--talk", "digest"])
     assert done.exit_code == 0, done.output
-    assert done.output.strip() == f"{BEN.email}: a mail for every decision, receipts off, table talk in your daily digest"
+    assert done.output.strip() == (f"{BEN.email}: a mail for every decision, receipts off, "
+                                   "table talk in your daily digest")
     chosen = mail_settings(service.store, BEN.email)
     assert (chosen.mode, chosen.receipts, chosen.talk) == ("every", False, "digest")
     assert service.store.query("SELECT digest_at FROM players WHERE email = ?", (BEN.email,))[0]["digest_at"]
