@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from cli.common import load_settings
+from cli.progress import meter, terminal
 from events.store import ConcurrencyError, StoreUnavailable
 from pbem.instance.config import ConfigError
 from pbem.instance.database import open_address, open_store
@@ -36,12 +37,16 @@ def db_copy(ctx: click.Context, target: str) -> None:
             raise click.ClickException("the target is the instance's own database; give another one")
         into = open_address(target)
         try:
-            report = copy(source, into, create_tables, progress=click.echo)
+            with meter("copying") as step:  # a bar on a terminal, else a line per game and table
+                report = copy(source, into, create_tables, progress=step)
         finally:
             into.close()
             source.close()
     except (CopyRefused, StoreUnavailable, ConfigError, ConcurrencyError) as err:
         raise click.ClickException(str(err)) from None
+    for table in report.not_copied if terminal() else ():  # the bar showed it only in passing
+        click.echo(f"table {table}: not on the target (made by another version?); not copied", err=True)
+    click.echo(f"every game's chain verified on the target ({report.games} games)")
     click.echo(f"copied {report.games} games ({report.events} events) and "
                f"{sum(report.rows.values())} rows of {len(report.rows)} tables to {into.name}; "
                "set database to the new address to use it")

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from cli.common import open_service, print_json as _print_json
+from cli.progress import meter
 from pbem.proof import witness
 from pbem.service import Player
 
@@ -122,7 +123,10 @@ def game_verify(ctx: click.Context, game_id: str, witness_files: tuple[str, ...]
         raise click.ClickException(f"no chain head of game {game_id} in {', '.join(witness_files)}: give mails "
                                    "or receipts of this game (they carry a line 'Witness: game ..., event ..., hash ...')")
     with open_service(ctx) as service:
-        report = service.verify(game_id, found)
+        # a long game takes seconds: a bar on a terminal, or a count
+        with meter(f"verifying {game_id}", lines=10, words_on_bar=False) as step:
+            report = service.verify(game_id, found, progress=lambda done, total: step(
+                done, total, f"verifying {game_id}: {done} of {total} commands checked"))
         if as_json:
             _print_json(report.to_json())
         else:

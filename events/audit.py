@@ -299,11 +299,16 @@ def check_ended_last(events: Sequence[Event]) -> Finding | None:
 
 
 CommandCheck = Callable[[Sequence[Event], Sequence[Event]], "str | None"]
+Progress = Callable[[int, int], None]  # (commands checked, commands to check): a long verification is never silent
+
+
+def _silent(done: int, total: int) -> None:
+    """No progress shown."""
 
 
 def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None, *,
            secret: str | None = None, witnesses: Iterable[Witness] = (),
-           command_check: CommandCheck | None = None) -> Verification:
+           command_check: CommandCheck | None = None, progress: Progress = _silent) -> Verification:
     """Every check there is: the chain, the seed and draws, and each command re-decided.
 
     ``seed`` defaults to the one the game revealed at its end; without either, the
@@ -312,6 +317,7 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None,
     chain check and nothing more. ``witnesses`` are chain heads players received (their
     mails); ``command_check(history, command)`` is the delivery layer's own check of each
     command (e.g. that a move the scheduler made answers a deadline that passed).
+    ``progress(done, total)`` is called as the commands are checked, one pass after another.
     A log no honest server writes fails with the event named, never with an error.
     """
     report = Verification(events=len(events))
@@ -319,14 +325,15 @@ def verify(replayer: Replayer, events: Sequence[Event], seed: str | None = None,
         report.failure = Finding(1, "the game has no events")
         return report
     try:
-        return _verify(replayer, events, seed, secret, list(witnesses), command_check, report)
+        return _verify(replayer, events, seed, secret, list(witnesses), command_check, report, progress)
     except Exception as err:  # whatever a damaged log breaks, the report names where
         report.failure = Finding(report.reached, f"the game cannot be replayed from here: {_problem(err)}")
         return report
 
 
 def verify_stored(replayer: Replayer, store: EventStore, game_id: str, *, secret: str | None = None,
-                  witnesses: Iterable[Witness] = (), command_check: CommandCheck | None = None) -> Verification:
+                  witnesses: Iterable[Witness] = (), command_check: CommandCheck | None = None,
+                  progress: Progress = _silent) -> Verification:
     """``verify`` of a game as its store holds it, and a row that cannot even be read back is a failure too.
 
     The events before an unreadable row are checked first, so the report names the first damaged event
@@ -339,7 +346,8 @@ def verify_stored(replayer: Replayer, store: EventStore, game_id: str, *, secret
         report.failure, report.events = first_damage(store, game_id, unreadable, secret)
         report.checks.append(f"hash chain of the {report.events - 1} events before the first that cannot be read")
         return report
-    return verify(replayer, events, secret=secret, witnesses=witnesses, command_check=command_check)
+    return verify(replayer, events, secret=secret, witnesses=witnesses, command_check=command_check,
+                  progress=progress)
 
 
 def first_damage(store: EventStore, game_id: str, unreadable: CorruptLog, secret: str | None) -> tuple[Finding, int]:
@@ -357,9 +365,14 @@ def first_damage(store: EventStore, game_id: str, unreadable: CorruptLog, secret
 
 
 def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secret: str | None,
-            witnesses: list[Witness], command_check: CommandCheck | None, report: Verification) -> Verification:
+            witnesses: list[Witness], command_check: CommandCheck | None, report: Verification,
+            progress: Progress) -> Verification:
     ended = [e for e in events if e.type == GAME_ENDED]
     seed = seed or (ended[-1].payload["seed"] if ended else None)
+    commands = group_commands(events)
+    decided = group_commands(effective(events)) if seed is not None else []
+    total = (len(commands) if command_check is not None else 0) + len(decided)
+    done = 0
     if seed is not None and events[0].type == GAME_CREATED and \
             seed_commitment(seed) != events[0].payload.get("seed_commitment"):
         report.failure = Finding(1, "the revealed seed does not match the commitment published at the start")
@@ -382,11 +395,13 @@ def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secre
         report.failure = finding
         return report
     if command_check is not None:
-        for command in group_commands(events):
+        for command in commands:
             problem = command_check(events[:command[0].seq - 1], command)
             if problem:
                 report.failure = Finding(command[0].seq, problem)
                 return report
+            done += 1
+            progress(done, total)
         report.checks.append("every command the scheduler made answers a deadline that had passed")
     if seed is None:
         try:  # what the rules check once the seed is out: before, at least the record must replay
@@ -403,7 +418,9 @@ def _verify(replayer: Replayer, events: Sequence[Event], seed: str | None, secre
         report.failure = finding
         return report
     state: GameState[Any] | None = None
-    for command in group_commands(effective(events)):
+    for command in decided:
+        done += 1
+        progress(done, total)
         report.reached = command[0].seq
         if any(e.type == ACTIONS_UNDONE for e in command):
             finding = check_undo_command(command)

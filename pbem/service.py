@@ -19,7 +19,7 @@ from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
 from pbem.organising import muster, organisers, positions
-from pbem.post import held, owed_mail, people, reminders, webhooks
+from pbem.post import held, owed_mail, people, reminders, talk_mail, webhooks
 from pbem.post import tables as post_tables
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, shown
@@ -104,9 +104,10 @@ class Service:
                 owed_mail.write(self, game_id=after.game_id, state=after)
 
     def write_owed_mail(self, now: datetime | None = None) -> int:
-        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``),
-        and put them in the outbox (the worker, before it sends); how many were."""
-        return owed_mail.write(self) + held.release(self, now)
+        """Compose every owed mail, then those held for players who left a decision waiting (``pbem.post.held``)
+        and the talk mails due (``pbem.post.talk_mail``), and put them in the outbox (the worker, before it sends);
+        how many were."""
+        return owed_mail.write(self) + held.release(self, now) + talk_mail.release(self, now)
 
     def create_game(self, game_type: str, players: Sequence[Player], *, seed: str | None = None,
                     options: Mapping[str, Any] | None = None, data_override: Mapping[str, Any] | None = None,
@@ -367,8 +368,10 @@ class Service:
     def timeline_ended(self, game_id: str) -> bool:
         return replay_module.timeline(self.store, self.kernel.replayer, game_id).states[-1].ended
 
-    def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = ()) -> audit.Verification:
-        """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold."""
+    def verify(self, game_id: str, witnesses: Sequence[audit.Witness] = (),
+               progress: audit.Progress | None = None) -> audit.Verification:
+        """Every check of ``events.audit.verify``, the delivery layer's own, and the chain heads players hold;
+        ``progress(done, total)`` as its commands are checked."""
         if not self.store.last(game_id)[0] or muster.is_muster(game_id):
             raise NotFound(f"there is no game {game_id!r}; `pbem game list` shows the games")
         try:
@@ -376,7 +379,8 @@ class Service:
         except LookupError:  # the server's seed is gone: what it hid cannot be opened, and the report says where
             secret = None
         return audit.verify_stored(self.kernel.replayer, self.store, game_id, secret=secret,
-                                   witnesses=witnesses, command_check=seatlife.check_command)
+                                   witnesses=witnesses, command_check=seatlife.check_command,
+                                   **({"progress": progress} if progress else {}))
 
     def audit(self, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
               email: str | None = None) -> dict[str, Any]:

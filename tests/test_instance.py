@@ -31,6 +31,7 @@ ARGS: dict[str, list[str]] = {
     "pbem game log": ["3f9a1c22d0"],
     "pbem game position": ["3f9a1c22d0", "--at", "5"],
     "pbem player show": ["a@example.org"],
+    "pbem player mail": ["a@example.org", "--talk", "soon"],
     "pbem game replay": ["3f9a1c22d0"],
     "pbem game export": ["3f9a1c22d0"],
     "pbem game import": ["RECORD"],

@@ -1,15 +1,21 @@
-"""Every mail says its language, and every colour of its text stands out from its background (WCAG AA, 4.5:1)."""
+"""Every mail says its language, and every colour of its text stands out from its background (WCAG AA, 4.5:1): a
+game's mails, its talk mails and a digest of its talk among them."""
 
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta, timezone
 from html.parser import HTMLParser
 
 import pytest
 
 from delivery import html_of, parse, play_moves
+from events.handling import Cause
+from events.store import write_row
 from pbem.post.mail.outbox import message_of
+from pbem.post.people import set_mail
 from pbem.service import Player, Service
+from pbem.table.talk import Talk
 
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob"), Player("carol@example.org", "Carol")]
 VOID = {"br", "img", "meta", "hr", "input", "link", "col", "area", "base", "wbr", "source"}
@@ -60,9 +66,20 @@ class Colours(HTMLParser):
 @pytest.mark.parametrize("game_type", ["emerald", "emerald1", "nanty"])
 def test_a_games_mails_say_their_language_and_every_text_colour_stands_out(service: Service, game_type: str) -> None:
     game_id = service.create_game(game_type, PLAYERS, seed="contrast").after.game_id
+    # table talk mailed soon after to Alice, in a digest to Bob: their mails are checked too
+    set_mail(service.store, service.player_id(PLAYERS[0].email), "every", "off", "soon")
+    set_mail(service.store, service.player_id(PLAYERS[1].email), "every", "off", "digest")
+    service.say(game_id, 2, Talk("say", "Good luck, both."), cause=Cause("link"))
     play_moves(service, game_id, 30, seed=5)
-    rows = service.store.query("SELECT * FROM outbox WHERE game_id = ?", (game_id,))
-    assert rows
+    later = datetime.now(timezone.utc) + timedelta(days=1)
+    service.write_owed_mail(later)
+    bob = service.store.query("SELECT * FROM players WHERE email = ?", (PLAYERS[1].email,))[0]
+    assert service.notifier is not None
+    with service.store.transaction() as conn:
+        for r in service.notifier.digest(service, bob, later):
+            write_row(conn, r)
+    rows = service.store.query("SELECT * FROM outbox WHERE game_id = ? OR kind = 'digest'", (game_id,))
+    assert rows and {"talk", "digest"} <= {r["kind"] for r in rows}
     for row in rows:
         html = html_of(parse(message_of(row)))
         assert '<html lang="en">' in html

@@ -57,7 +57,7 @@ def test_a_player_with_mail_that_comes_back_is_shown_whole(service: Service) -> 
         "games: 2",
         f"  {first}  Highdie (test game)  seat 1 as Ann  running  (the table was told the mail is not arriving)",
         f"  {second}  Highdie (test game)  seat 2 as Ann  running  (the table was told the mail is not arriving)",
-        "settings: time zone Europe/Paris; mails: a daily digest; receipts on",
+        "settings: time zone Europe/Paris; mails: a daily digest; receipts on; table talk with the next turn mail",
         "reliability: 1 on time, 0 missed; answers in 0 min on average",
         f"mail: bouncing (score 1.5): {REFUSED}",
         "  last reports (2 of 2, newest first):",
@@ -70,7 +70,7 @@ def test_a_player_with_mail_that_comes_back_is_shown_whole(service: Service) -> 
     assert [(g["game_id"], g["seat"], g["status"], g["title"]) for g in found["games"]] == [
         (first, 1, "running", "Highdie (test game)"), (second, 2, "running", "Highdie (test game)")]
     assert found["settings"] == {"timezone": "Europe/Paris", "timezone_chosen": True, "mail_mode": "daily",
-                                 "receipts": True}
+                                 "receipts": True, "talk_mail": "turn"}
     assert (found["reliability"]["on_time"], found["reliability"]["missed"]) == (1, 0)
     mail = found["mail"]
     assert (mail["status"], mail["score"], mail["reason"]) == ("bouncing", 1.5, REFUSED)
@@ -84,7 +84,7 @@ def test_a_player_whose_mail_arrives_and_an_unknown_address(service: Service) ->
     found = json.loads(out)
     assert code == 0 and found["mail"]["status"] == "ok" and found["mail"]["reports"] == []
     assert found["settings"] == {"timezone": "UTC", "timezone_chosen": False, "mail_mode": "every",
-                                 "receipts": False}
+                                 "receipts": False, "talk_mail": "turn"}
     assert run(service, BEN.email)[1].splitlines()[-1] == "mail: ok (nothing came back)"
     code, out = run(service, "nobody@example.org")
     assert code == 1 and "no player nobody@example.org on this server" in out

@@ -5,7 +5,8 @@ sender's address and message id in the cause), moves on the page, private messag
 standing orders and the answers they give, and a seat given to another player half-way. At checkpoints (before
 the replacement, after it, and after the end) every reader — each seat's player, the spectator, the organiser,
 the replaced player, and the replacement — reads every surface: the game as shown, the log, the replay, the pages,
-the JSON API, the audit, the mails, the webhook posts and the record. Nothing they may not read may appear:
+the JSON API, the audit, the mails (talk mails sent soon after and daily digests of talk among them), the webhook
+posts and the record. Nothing they may not read may appear:
 
 - an address (or a mail's message id) but to its owner and the organiser;
 - a private message's words but to its writer and its reader, and never to the one who took a seat over;
@@ -23,6 +24,7 @@ import json
 import random
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -36,7 +38,9 @@ from pbem.errors import ServiceError
 from pbem.games import all_games
 from pbem.post.mail.outbox import draft_of
 from pbem.post.mail.render import environment
+from pbem.post.people import set_mail
 from pbem.proof import reading
+from pbem.scheduler import Jobs
 from pbem.service import Player, Service
 from pbem.table.talk import Talk
 from pbem.web import create_app
@@ -79,6 +83,7 @@ class Story:
     order_owners: set[str] = field(default_factory=set)     # reader keys that set a standing order
     since: dict[str, int] = field(default_factory=dict)     # reader key -> the event their seat is theirs from
     mails_read: dict[str, set[str]] = field(default_factory=dict)
+    days: int = 0                                           # how far the worker's clock was moved on
 
     def may_read(self, secret: Secret, key: str, ended: bool) -> bool:
         """The replaced player reads what they read when the seat was theirs (their own words, their address)."""
@@ -292,6 +297,10 @@ def begin(app: Flask, service: Service, game_type: str, seats: int, seed: int, *
         story.holders[seat] = f"seat:{seat}:{player.email}"
         story.address_secret(player, story.holders[seat])
     story.secrets.append(Secret(ORGANISER, "the organiser's address", lambda reader, ended: reader == "organiser"))
+    # table talk reaches the first player soon after, the second in a daily digest (with their decisions), the
+    # others with their turn mails: every talk mail is a surface too
+    set_mail(service.store, service.player_id(players[0].email), "every", "off", "soon")
+    set_mail(service.store, service.player_id(players[1].email), "daily", "off", "digest")
     return story
 
 
@@ -320,6 +329,10 @@ def readers(story: Story) -> list[str]:
 
 def check(story: Story, app: Flask) -> list[str]:
     ended = story.service.load(story.game_id).ended
+    story.days += 2  # the talk mails held, and the digests, are written before the mails are read
+    later = datetime.now(timezone.utc) + timedelta(days=story.days)
+    story.service.write_owed_mail(later)
+    Jobs(app.config["PBEM_SETTINGS"]).digests(later)
     links = app.extensions["pbem.links"]
     problems = []
     for key in readers(story):
@@ -397,3 +410,7 @@ def test_the_property_holds_on_a_short_game(app: Flask, short: Service) -> None:
     story, problems = story_of(app, short, "highdie", 3, 3, 12, **LONGER)
     assert problems == []
     assert story.replaced is not None and story.service.load(story.game_id).ended
+    # the talk mails were read as surfaces too: sent soon after, and in a digest
+    talked = story.service.store.query("SELECT kind, draft FROM outbox WHERE kind IN ('talk', 'digest')")
+    assert {r["kind"] for r in talked} == {"talk", "digest"}
+    assert any(draft_of(r)["context"].get("talk") for r in talked if r["kind"] == "digest")

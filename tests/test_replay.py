@@ -148,7 +148,8 @@ def test_undone_moves_are_marked_and_skipped_when_stepping(highdie_registered: N
     taken_back = bet.events[0].seq
     shown = service.replay(game_id, taken_back)
     assert shown["event"]["undone_by"] == {"seq": undo.events[0].seq, "who": ("ann", "ben")[seat],
-                                           "at": undo.events[0].recorded_at, "reason": "undone by its player"}
+                                           "at": undo.events[0].recorded_at, "reason": "undone by its player",
+                                           "where": "turn 1"}  # the game's count (highdie has no presentation)
     assert shown["next"] == undo.events[0].seq and shown["prev"] == taken_back - 1
     with_undone = service.replay(game_id, taken_back - 1, with_undone=True)
     assert with_undone["next"] == taken_back

@@ -23,11 +23,19 @@ class CopyRefused(Exception):
     """The copy cannot start (a target in use) or did not arrive whole; the message says which."""
 
 
+Progress = Callable[[int, int, str], None]  # (steps done, steps in all, the step in words): never silent
+
+
 @dataclass
 class CopyReport:
     games: int = 0
     events: int = 0
     rows: dict[str, int] = field(default_factory=dict)
+    not_copied: list[str] = field(default_factory=list)  # tables the target lacks (made by another version?)
+
+
+def _silent(done: int, total: int, words: str) -> None:
+    """No progress shown."""
 
 
 def table_names(store: Any) -> list[str]:
@@ -69,11 +77,11 @@ def _fit(value: Any, kind: str) -> Any:
     return value
 
 
-def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
-         progress: Callable[[str], None] = lambda _: None) -> CopyReport:
+def copy(source: Any, target: Any, create_tables: Callable[[Any], None], progress: Progress = _silent) -> CopyReport:
     """Copy everything of ``source`` into the empty ``target``; verify every game's chain there.
 
     ``create_tables`` makes the delivery layer's tables on the target first (``pbem.service.create_tables``).
+    ``progress`` is told of each step: a game copied, a table copied, a game verified on the target.
 
     :raises CopyRefused: the target is not empty, or a game's chain did not verify on arrival.
     """
@@ -81,7 +89,16 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
         raise CopyRefused(f"the target database {target.name} is not empty: copy only into a new, empty one")
     create_tables(target)
     report = CopyReport()
-    for game_id in source.game_ids():
+    game_ids = list(source.game_ids())
+    tables = [t for t in table_names(source) if t not in SKIPPED]
+    total, done = 2 * len(game_ids) + len(tables), 0
+
+    def step(words: str) -> None:
+        nonlocal done
+        done += 1
+        progress(done, total, words)
+
+    for game_id in game_ids:
         events = source.read(game_id)
         if events:
             if events[0].prev_hash != GENESIS_HASH:
@@ -89,14 +106,12 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
             target.append(game_id, 0, events)
         report.games += 1
         report.events += len(events)
-        progress(f"game {game_id}: {len(events)} events copied")  # a long copy is never silent
-    progress(f"{report.games} games, {report.events} events")
+        step(f"game {game_id}: {len(events)} events copied")
     have = set(table_names(target))
-    for table in table_names(source):
-        if table in SKIPPED:
-            continue
+    for table in tables:
         if table not in have:
-            progress(f"table {table}: not on the target (made by another version?); not copied")
+            report.not_copied.append(table)
+            step(f"table {table}: not on the target (made by another version?); not copied")
             continue
         theirs, ours = _columns(target, table), _columns(source, table)
         names = [c for c in ours if c in theirs]
@@ -108,12 +123,11 @@ def copy(source: Any, target: Any, create_tables: Callable[[Any], None],
                 conn.executemany(f'INSERT INTO "{table}" ({listed}) VALUES ({marks})',
                                  [[_fit(r[c], theirs[c]) for c in names] for r in rows[start:start + BATCH]])
         report.rows[table] = len(rows)
-        progress(f"table {table}: {len(rows)} rows")
-    for game_id in source.game_ids():
+        step(f"table {table}: {len(rows)} rows")
+    for game_id in game_ids:
         arrived = target.read(game_id)
         finding = verify_chain(arrived, game_id, target.seed(game_id))
         if finding is not None or len(arrived) != len(source.read(game_id)):
             raise CopyRefused(f"game {game_id} did not arrive whole: {finding or 'events are missing'}")
-        progress(f"game {game_id}: its chain of {len(arrived)} events verified on the target")
-    progress(f"every game's chain verified on the target ({report.games} games)")
+        step(f"game {game_id}: its chain of {len(arrived)} events verified on the target")
     return report

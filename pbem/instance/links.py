@@ -16,8 +16,10 @@ from typing import Any
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
 # newgame: an organiser's new-game page; invite: one invitation of a muster; muster: the organiser's muster page;
-# address: a player's new address, confirmed (``pbem.post.new_address``)
-PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster", "address")
+# address: a player's new address, confirmed (``pbem.post.new_address``); talk: the reply address of a talk mail
+# (``pbem.post.talk_mail``: a reply is a message, not a command)
+PURPOSES = ("play", "home", "organiser", "unsubscribe", "csrf", "undo", "newgame", "invite", "muster", "address",
+            "talk")
 TOKEN = re.compile(r"^[A-Za-z0-9_.\-]{1,200}$")
 # The end of a token: its timestamp (6 characters) and its signature (HMAC-SHA1, 27 characters), of which the first
 # 12 are the link's id (``Claims.link_id``, as audits name it). What opens the link is the whole signature.
@@ -80,6 +82,20 @@ class UndoClaims:
         return {**self.claims.cause(), "undo_request": self.request}
 
 
+@dataclass(frozen=True)
+class TalkClaims:
+    """A talk mail's reply address: a message from ``seat`` of the game to ``to`` (None: the whole table)."""
+
+    game_id: str
+    seat: int
+    to: int | None
+    seq: int
+    claims: Claims
+
+    def cause(self) -> dict[str, Any]:
+        return {**self.claims.cause(), "link_issued_seq": self.seq, "talk_reply": True}
+
+
 class Links:
     def __init__(self, keys: list[str], max_age_seconds: int) -> None:
         if not keys or not all(keys):
@@ -121,6 +137,21 @@ class Links:
         try:
             game_id, seat, seq = claims.subject.split(".")
             return PlayClaims(game_id, int(seat), int(seq), claims)
+        except ValueError:
+            raise ForgedLink("this link is not valid") from None
+
+    # ---- talk replies: a seat's answer to the table, or to one player -----------------------------
+
+    def talk(self, game_id: str, seat: int, to: int | None, seq: int) -> str:
+        """The token of a talk mail's reply address: its reply is a message from ``seat`` to ``to`` (None: the
+        table); ``seq``, the game's when it was made, ends it when the seat changes hands."""
+        return self.make("talk", f"{game_id}.{seat}.{'t' if to is None else to}.{seq}")
+
+    def read_talk(self, token: str) -> TalkClaims:
+        claims = self.read("talk", token)
+        try:
+            game_id, seat, to, seq = claims.subject.split(".")
+            return TalkClaims(game_id, int(seat), None if to == "t" else int(to), int(seq), claims)
         except ValueError:
             raise ForgedLink("this link is not valid") from None
 

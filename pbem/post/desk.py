@@ -19,8 +19,17 @@ class Composer(TableMail, Protocol):
     base_url: str
     reply_address: str
     sender: str
+    timezone: str
 
     def organiser_url(self, game_id: str) -> str: ...
+
+    def play_url(self, game_id: str, seat: int, seq: int) -> str: ...
+
+    def home_url(self, player_id: str) -> str: ...
+
+    def unsubscribe_url(self, game_id: str, seat: int, seq: int = 0) -> str: ...
+
+    def thread_root(self, game_id: str, seat: int) -> str: ...
 
     def compose(self, service: Any, state: GameState[Any], player: Mapping[str, Any], kind: str, prompt: Any, *,
                 deadline: str | None = None, extra: Mapping[str, Any] | None = None, tz: str | None = None,

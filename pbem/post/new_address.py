@@ -179,10 +179,11 @@ def _move(conn: Any, old: str, new: str) -> None:
     conn.execute("UPDATE seats SET email = ? WHERE email = ?", (new, old))
     conn.execute("UPDATE reliability SET email = ? WHERE email = ?", (new, old))
     conn.execute("UPDATE webhooks SET owner = ? WHERE owner_kind = 'player' AND owner = ?", (new, old))
-    kept = conn.execute("SELECT name, timezone, mail_mode, receipts, digest_at FROM players WHERE email = ?",
-                        (old,)).fetchall()
+    kept = conn.execute("SELECT name, timezone, mail_mode, receipts, digest_at, talk_mail FROM players "
+                        "WHERE email = ?", (old,)).fetchall()
     if kept and not conn.execute("SELECT 1 FROM players WHERE email = ?", (new,)).fetchall():
-        name, zone, mode, receipts, digest_at = kept[0]
-        conn.execute("INSERT INTO players (email, player_id, name, timezone, mail_mode, receipts, digest_at) "
-                     "VALUES (?,?,?,?,?,?,?)", (new, player_id(new), name, zone, mode, receipts, digest_at))
+        name, zone, mode, receipts, digest_at, talk_mail = kept[0]
+        conn.execute("INSERT INTO players (email, player_id, name, timezone, mail_mode, receipts, digest_at, "
+                     "talk_mail) VALUES (?,?,?,?,?,?,?,?)",
+                     (new, player_id(new), name, zone, mode, receipts, digest_at, talk_mail))
     conn.execute("DELETE FROM players WHERE email = ?", (old,))  # it plays nothing now: no digest, no home page

@@ -13,12 +13,12 @@ from events.store import Row
 from pbem.post.desk import Desk
 from pbem.table import autopilot, undo_requests
 from pbem.proof import logbook
-from pbem.post import held, owed_mail, story, webhooks
+from pbem.post import held, owed_mail, story, talk_mail, webhooks
 from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.instance.links import Links
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, domain_of, new_message_id
-from pbem.post.people import MailSettings, readers
+from pbem.post.people import MailSettings, mail_settings, readers
 from pbem.instance.times import DEFAULT_ZONE, short_time, zone_in, zone_of
 from pbem.games.presentation import turn_label
 from pbem.table import naming
@@ -94,8 +94,8 @@ class Notifier:
 
     def for_command(self, service: Desk, before: GameState[Any] | None, after: GameState[Any],
                     events: list[Event], players: list[dict[str, Any]]) -> list[Row]:
-        if is_talk(events):
-            return []  # talk sends no mail of its own: it is in its readers' next mail
+        if is_talk(events):  # a mail soon for who wants one (``pbem.post.talk_mail``); else their next mail, or digest
+            return talk_mail.wait(service.store, after, events, players)
         rules = service.kernel.rules(after)
         prompts = rules.prompts(after.game) if not after.ended else {}
         deadlines = {e.payload["seat"]: e.payload for e in events if e.type == DEADLINE_SET}
@@ -337,14 +337,19 @@ class Notifier:
                               kind=kind, base_url=self.base_url)
 
     def digest(self, service: Desk, player: Mapping[str, Any], now: datetime) -> list[Row]:
-        """A player's daily digest: every game where it is their move, with its deadline and current link.
+        """A player's daily digest: every game where it is their move, with its deadline and current link (if they
+        chose the digest for their decisions), and the table talk not mailed to them yet (if they chose it for talk).
 
-        No mail when nothing waits for them. Written apart from any game: it names no game's record
+        No mail when nothing is to be told. Written apart from any game: it names no game's record
         (no witness) and moves no game's "since your last mail". A seat on autopilot is left out: the
         scheduler plays its prompt, not the player (as its turn mails are held, ``for_command``).
         """
+        email = str(player["email"])
+        chosen = mail_settings(service.store, email)
+        rows = service.games_of(str(player["player_id"]))
         games = []
-        for row in service.games_of(str(player["player_id"])):
+        decisions = chosen.mode == "daily" or chosen.talk != "digest"  # not a digest of talk alone
+        for row in rows if decisions else []:
             if row["status"] != "running" or not row["due_at"]:
                 continue
             if autopilot.status(service.store, str(row["game_id"]), int(row["seat"]))["autopilot"]:
@@ -353,23 +358,29 @@ class Notifier:
                           "what": "your turn" if row["kind"] == "turn" else "a decision for you",
                           "due_at": row["due_at"], "last_seq": row["last_seq"],
                           "play_url": self.play_url(row["game_id"], int(row["seat"]), int(row["last_seq"]))})
-        if not games:
+        talk, told = talk_mail.digest_lines(service, rows) if chosen.talk == "digest" else ([], [])
+        if not games and not talk:
             return []
         games.sort(key=lambda g: str(g["due_at"]))
-        email = str(player["email"])
         tz = zone_of(service.store, email, self.timezone)
         count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
-        subject = f"[pbem] Your move in {count} (first due {short_time(games[0]['due_at'], tz)})"
+        said = sum(len(t["lines"]) for t in talk)
+        messages = f"{said} message{'s' if said != 1 else ''} at your tables"
+        subject = f"[pbem] Your move in {count} (first due {short_time(games[0]['due_at'], tz)})" if games else \
+            f"[pbem] {messages[:1].upper()}{messages[1:]}"
+        if games and talk:
+            subject += f"; {messages}"
         stamp = now.isoformat(timespec="microseconds")
-        context = {"player": games[0]["name"], "games": games, "tz": tz, "count": count,
+        context = {"player": games[0]["name"] if games else (rows[0]["name"] if rows else player["name"]),
+                   "games": games, "tz": tz, "count": count, "talk": talk,
                    "home_url": self.home_url(str(player["player_id"]))}
         message_id = new_message_id(self.sender)
         draft = {"template": "digest", "context": context, "sender": self.sender, "subject": subject,
-                 "to": address(games[0]["name"], email), "message_id": message_id, "thread_root": message_id,
+                 "to": address(str(context["player"]), email), "message_id": message_id, "thread_root": message_id,
                  "reply_to": None, "date": stamp, "unsubscribe_url": None, "list": ("Your daily digest", "digest"),
                  "settings_url": context["home_url"] + "#mail-h"}
         return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
-                         message_id=message_id, draft=draft, now=stamp)] + webhooks.for_mail(
+                         message_id=message_id, draft=draft, now=stamp)] + told + webhooks.for_mail(
             service.store, draft, email=email, game_id=None, seat=None, kind="digest", base_url=self.base_url)
 
     @staticmethod

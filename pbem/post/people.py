@@ -1,9 +1,12 @@
 """A player's own settings: their time zone (``pbem.instance.times`` shows times in it), and which mails they get.
 
 Which mails a player gets is the ``mail_mode`` column (``every`` decision, the default, or a
-``daily`` digest) and ``receipts`` (1: a mail for every move, even one that ends their part).
-A player on the digest has ``digest_at``, the next time their digest is due (indexed: the
-scheduler asks for the due ones, it never scans every player).
+``daily`` digest), ``receipts`` (1: a mail for every move, even one that ends their part) and
+``talk_mail`` (when table talk reaches them: ``soon``, one mail a few minutes after a burst of
+messages; ``turn``, the default, in their next turn mail; ``digest``, in their daily digest;
+``pbem.post.talk_mail``). A player with a digest (of their decisions or of talk) has ``digest_at``,
+the next time their digest is due (indexed: the scheduler asks for the due ones, it never scans
+every player).
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ from events.store import SQLiteEventStore
 from pbem.instance.times import DEFAULT_ZONE, check_zone, tzinfo_of, zone_names
 
 MAIL_MODES = ("every", "daily")
+TALK_MODES = ("soon", "turn", "digest")  # table talk: a mail soon after, in the next turn mail, in the digest
 DIGEST_HOUR = 7  # a digest is due at 07:00 in the player's own zone
-MAIL_COLUMNS: dict[str, type] = {"mail_mode": str, "receipts": int, "digest_at": str}
+MAIL_COLUMNS: dict[str, type] = {"mail_mode": str, "receipts": int, "digest_at": str, "talk_mail": str}
+SETTING_COLUMNS = "mail_mode, receipts, talk_mail"
 
 
 
@@ -26,7 +31,7 @@ def readers(store: SQLiteEventStore, emails: Sequence[str]) -> dict[str, dict[st
     if not emails:
         return {}
     marks = ", ".join("?" for _ in emails)
-    rows = store.query(f"SELECT email, mail_mode, receipts, timezone FROM players WHERE email IN ({marks})",
+    rows = store.query(f"SELECT email, {SETTING_COLUMNS}, timezone FROM players WHERE email IN ({marks})",
                        tuple(emails))
     return {str(r["email"]): r for r in rows}
 
@@ -61,25 +66,42 @@ class MailSettingError(ValueError):
 
 @dataclass(frozen=True)
 class MailSettings:
-    """Which mails a player gets: ``every`` decision or a ``daily`` digest; receipts for moves that end their part."""
+    """Which mails a player gets: ``every`` decision or a ``daily`` digest; receipts for moves that end their part;
+    when table talk reaches them (``TALK_MODES``)."""
 
     mode: str = "every"
     receipts: bool = False
+    talk: str = "turn"
 
     @classmethod
     def of(cls, row: Any) -> MailSettings:
         mode = row.get("mail_mode") if row else None
-        return cls(str(mode) if mode in MAIL_MODES else "every", bool(row.get("receipts")) if row else False)
+        talk = row.get("talk_mail") if row else None
+        return cls(str(mode) if mode in MAIL_MODES else "every", bool(row.get("receipts")) if row else False,
+                   str(talk) if talk in TALK_MODES else "turn")
+
+    @property
+    def digest(self) -> bool:
+        """Whether a daily digest comes: of the decisions waiting, of table talk, or of both."""
+        return self.mode == "daily" or self.talk == "digest"
+
+    def words(self) -> str:
+        """The settings in plain words."""
+        mails = "one digest a day of the games waiting for you" if self.mode == "daily" else \
+            "a mail for every decision"
+        talk = {"soon": "a mail a few minutes after someone writes", "turn": "with your next turn mail",
+                "digest": "in your daily digest"}[self.talk]
+        return f"{mails}, receipts {'on' if self.receipts else 'off'}, table talk {talk}"
 
 
 def mail_settings(store: SQLiteEventStore, email: str) -> MailSettings:
     """The mail settings of the player with this address (the defaults for one never seen)."""
-    rows = store.query("SELECT mail_mode, receipts FROM players WHERE email = ?", (email,))
+    rows = store.query(f"SELECT {SETTING_COLUMNS} FROM players WHERE email = ?", (email,))
     return MailSettings.of(rows[0] if rows else None)
 
 
 def mail_settings_of(store: SQLiteEventStore, player_id: str) -> MailSettings:
-    rows = store.query("SELECT mail_mode, receipts FROM players WHERE player_id = ?", (player_id,))
+    rows = store.query(f"SELECT {SETTING_COLUMNS} FROM players WHERE player_id = ?", (player_id,))
     return MailSettings.of(rows[0] if rows else None)
 
 
@@ -93,11 +115,12 @@ def next_digest(zone: str | None, after: datetime) -> datetime:
     return due.astimezone(timezone.utc)
 
 
-def set_mail(store: SQLiteEventStore, player_id: str, mode: Any, receipts: Any,
+def set_mail(store: SQLiteEventStore, player_id: str, mode: Any, receipts: Any, talk: Any = None,
              now: datetime | None = None) -> MailSettings:
-    """Record which mails the player with this id gets; a digest gets its first ``digest_at``.
+    """Record which mails the player with this id gets (``talk`` None: table talk as it was); a digest gets its
+    next ``digest_at``.
 
-    :raises MailSettingError: an unknown mode or receipts value; nothing is changed.
+    :raises MailSettingError: an unknown mode, receipts or talk value; nothing is changed.
     :raises LookupError: no player has this id.
     """
     if mode not in MAIL_MODES:
@@ -105,15 +128,20 @@ def set_mail(store: SQLiteEventStore, player_id: str, mode: Any, receipts: Any,
         raise MailSettingError(f"{shown} is not a mail setting; choose {' or '.join(MAIL_MODES)}")
     if receipts not in ("on", "off", True, False):
         raise MailSettingError("receipts are on or off")
-    chosen = MailSettings(str(mode), receipts in ("on", True))
+    if talk is not None and talk not in TALK_MODES:
+        raise MailSettingError(f"table talk comes {', '.join(TALK_MODES[:-1])} or {TALK_MODES[-1]}: "
+                               "soon (a mail a few minutes after), with your turn mail, or in your digest")
     now = now or datetime.now(timezone.utc)
     with store.transaction() as conn:
-        rows = conn.execute("SELECT timezone FROM players WHERE player_id = ?", (player_id,)).fetchall()
+        rows = conn.execute("SELECT timezone, talk_mail FROM players WHERE player_id = ?", (player_id,)).fetchall()
         if not rows:
             raise LookupError(f"no player {player_id!r} on this server")
-        due = next_digest(rows[0][0], now).isoformat(timespec="seconds") if chosen.mode == "daily" else None
-        conn.execute("UPDATE players SET mail_mode = ?, receipts = ?, digest_at = ? WHERE player_id = ?",
-                     (chosen.mode, int(chosen.receipts), due, player_id))
+        zone, was_talk = rows[0]
+        chosen = MailSettings(str(mode), receipts in ("on", True),
+                              str(talk) if talk is not None else MailSettings.of({"talk_mail": was_talk}).talk)
+        due = next_digest(zone, now).isoformat(timespec="seconds") if chosen.digest else None
+        conn.execute("UPDATE players SET mail_mode = ?, receipts = ?, talk_mail = ?, digest_at = ? "
+                     "WHERE player_id = ?", (chosen.mode, int(chosen.receipts), chosen.talk, due, player_id))
     return chosen
 
 

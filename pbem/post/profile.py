@@ -25,7 +25,7 @@ def show(store: Any, email: str, default_zone: str) -> dict[str, Any]:
         address = check_address(email)
     except AddressError as err:
         raise ServiceError(str(err)) from None
-    known = store.query("SELECT player_id, name, timezone, mail_mode, receipts FROM players WHERE email = ?",
+    known = store.query("SELECT player_id, name, timezone, mail_mode, receipts, talk_mail FROM players WHERE email = ?",
                         (address,))
     games = store.query(f"SELECT g.game_id, g.title, g.status, s.seat, s.name, s.mail, t.seq AS told_seq "
                         f"FROM seats s JOIN games g ON g.game_id = s.game_id "
@@ -48,7 +48,7 @@ def show(store: Any, email: str, default_zone: str) -> dict[str, Any]:
                    "status": g["status"], "mails": bool(g["mail"] if g["mail"] is not None else 1),
                    "told_not_arriving": g["told_seq"] is not None} for g in games],
         "settings": {"timezone": chosen or default_zone, "timezone_chosen": chosen is not None,
-                     "mail_mode": settings.mode, "receipts": settings.receipts},
+                     "mail_mode": settings.mode, "receipts": settings.receipts, "talk_mail": settings.talk},
         "reliability": {"on_time": record.on_time, "late": record.late, "missed": record.missed,
                         "response_seconds": record.response_seconds, "words": record.words()},
         "mail": {
@@ -78,7 +78,8 @@ def lines(found: dict[str, Any]) -> list[str]:
     s = found["settings"]
     out.append(f"settings: time zone {s['timezone']}{'' if s['timezone_chosen'] else ' (the server default)'}; "
                f"mails: {'a daily digest' if s['mail_mode'] == 'daily' else 'every decision'}; "
-               f"receipts {'on' if s['receipts'] else 'off'}")
+               f"receipts {'on' if s['receipts'] else 'off'}; table talk "
+               + {"soon": "mailed soon after", "turn": "with the next turn mail", "digest": "in the digest"}[s["talk_mail"]])
     out.append(f"reliability: {found['reliability']['words']}")
     mail = found["mail"]
     if mail["status"] == bounces.Status.OK.value and not mail["reports"]:

@@ -1,11 +1,11 @@
 """The post's tables: players' settings, what each seat was told, the mails a command owes or holds, where each
-turn began, the outbox, webhooks, the replies read, what each table was told of its players' mail, and the changes
+turn began, the talk mails held and told, the outbox, webhooks, the replies read, what each table was told of its players' mail, and the changes
 of address asked for."""
 
 from __future__ import annotations
 
 from events.store import SQLiteEventStore
-from pbem.post import held, new_address, owed_mail, story, undelivered, webhooks
+from pbem.post import held, new_address, owed_mail, story, talk_mail, undelivered, webhooks
 from pbem.post.mail.outbox import create_tables as create_outbox
 from pbem.post.people import MAIL_COLUMNS
 
@@ -23,3 +23,4 @@ def create_tables(store: SQLiteEventStore) -> None:
     new_address.create_tables(store)
     held.create_tables(store)
     story.create_tables(store)
+    talk_mail.create_tables(store)

@@ -66,6 +66,7 @@ class Timeline:
     undone_by: dict[int, Event] = field(default_factory=dict)
     _turns: list[dict[str, int]] | None = None
     _texts: dict[str, list[str]] = field(default_factory=dict)
+    _where: dict[int, str] = field(default_factory=dict)
 
     @property
     def last(self) -> int:
@@ -79,6 +80,25 @@ class Timeline:
                 for seq in range(event.payload["from_seq"], event.payload["to_seq"] + 1):
                     self.undone_by.setdefault(seq, event)
         self._turns = None
+
+    def where(self, rules: Rules[Any], seq: int) -> str:
+        """Where the game stood when event ``seq`` was recorded, as players count (``turn 5, action 1 of 2``,
+        ``setup``): the game's own count at the start of its command; a game whose presentation gives none is
+        counted in the replay's turns. Event numbers are the proof pages' (audit, verify), never these words."""
+        found = self._where.get(seq)
+        if found is None:
+            first, _ = command_span(self.events, seq)
+            if first <= 1:
+                found = "the start"
+            else:
+                state = self.states[first - 2]
+                found = turn_label(state.game_type, rules.view(state.game, None)) or ""
+                if not found and not state.ended:
+                    began = [t for t in self.turns(rules) if t["seq"] <= state.seq]
+                    found = f"turn {len(began)}" if began else "the start"
+                found = found or "the end"
+            self._where[seq] = found
+        return found
 
     def turns(self, rules: Rules[Any]) -> list[dict[str, int]]:
         """Where each turn began in the effective history: ``[{turn, seq, seat}]``."""
@@ -183,10 +203,12 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         words = reading.reads_words(perspective.reader, command, perspective.everything)
         return {
             "seq": event.seq, "type": event.type, "actor": event.actor, "who": actor_name(event, names),
+            "where": line.where(rules, event.seq),
             "recorded_at": event.recorded_at, "via": event.cause.get("via") if words else None,
             "text": texts[event.seq - 1],
             "undone_by": None if undo is None else {
                 "seq": undo.seq, "who": actor_name(undo, names), "at": undo.recorded_at,
+                "where": line.where(rules, undo.seq),
                 "reason": undo.payload.get("reason", "")},
         }
 
@@ -205,6 +227,7 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         "perspective": {"key": perspective.key, "seat": perspective.seat, "everything": perspective.everything,
                         "name": names[perspective.seat] if perspective.seat is not None else None},
         "at": at, "last": line.last, "with_undone": with_undone,
+        "step": steps.index(at) + 1 if at in steps else None, "steps": len(steps),
         "first_step": steps[0], "prev": earlier[-1] if earlier else None, "next": later[0] if later else None,
         "last_step": steps[-1],
         "event": entry(line.events[at - 1]),
@@ -212,6 +235,7 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
         "turns": [{**t, "name": names[t["seat"]], "words": turn_words(state.game_type, rules, line.states[t["seq"] - 1])}
                   for t in line.turns(rules)],
+        "turn_at": max((t["seq"] for t in line.turns(rules) if t["seq"] <= at), default=None),
         "waiting_for": waiting_for(prompts, names, perspective.seat, perspective.everything),
         "outcome": state.outcome if state.ended else None,
         "seed": state.seed if state.ended else None,

@@ -1,8 +1,9 @@
 """Table talk: messages to the table or to chosen players, private notes, and sealed notes, each an event.
 
 * ``pbem.Said``: a message to everyone (public) or to chosen players (visible to them and its writer; the
-  record shows that a message went to them, not what it said). It appears in its readers' next mail, in the
-  log, and in the replay as they saw it.
+  record shows that a message went to them, not what it said). It appears in the log, in the replay as its readers
+  saw it, and in their mails when each chose (``pbem.post.talk_mail``: soon after, in the next turn mail, or in
+  the digest).
 * ``pbem.NoteSealed``: a note only its writer can read until the game ends, when every event is shown to
   everyone (a prediction, a bluff declared): its words are fixed in the log when written.
 * ``pbem.NoteKept``: a private note to oneself. Its words never enter the log (which is shown whole at the
@@ -10,8 +11,8 @@
   and the key are kept in the ``notes`` table, which only the writer's pages read. The writer can show both
   to prove the note was written then and never changed.
 
-Talk is the delivery layer's (``pbem.*`` types): it is no move, so it outdates no link and no page, and it
-sends no mail of its own. Nothing is said after the game has ended (the record is closed then).
+Talk is the delivery layer's (``pbem.*`` types): it is no move, so it outdates no link and no page, and it sends
+no turn mail. Nothing is said after the game has ended (the record is closed then).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
-from pbem.games.presentation import lookup
+from pbem.games.presentation import lookup, turn_label
 from pbem.organising import organisers
 from pbem.web.common import board_template, check_game, log_window, service
 
@@ -26,6 +26,7 @@ def page(game_id: str) -> Any:
     options = service().load(game_id).config.options  # the state ``show`` just read, kept
     return render_template("web/game.html", game=shown, log=window["lines"], window=window,
                            board=board_template(shown["game_type"]),
+                           where=turn_label(shown["game_type"], shown["view"]),  # the game's count, not event numbers
                            played_under=organisers.played_under(shown["game_type"], options))
 
 

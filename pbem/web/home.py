@@ -83,19 +83,19 @@ def timezone(token: str) -> Any:
 
 @bp.post("/<token>/mail")
 def mail(token: str) -> Any:
-    """Choose the mails: one for every decision or a daily digest, and receipts for moves that end your part."""
+    """Choose the mails: one for every decision or a daily digest, receipts for moves that end your part, and when
+    table talk comes."""
     claims = read_token("home", token)
     check_csrf(token, request.form.get("csrf"))
     try:
         chosen = set_mail(service().store, claims.subject, request.form.get("mail_mode"),
-                          request.form.get("receipts", "off"))
+                          request.form.get("receipts", "off"), request.form.get("talk_mail"))
     except MailSettingError as err:
         return render(token, claims.subject, status=400, refusal=f"{err}.", refused="Unknown mail setting")
     except LookupError:
         raise PageError(404, "No such player", "This server has no games of yours, so there are no mails to "
                         "set. Nothing was changed.", "unknown_player") from None
-    said = "a mail for every decision" if chosen.mode == "every" else "one digest a day of the games waiting for you"
-    return render(token, claims.subject, done=f"You now get {said}, receipts {'on' if chosen.receipts else 'off'}.")
+    return render(token, claims.subject, done=f"You now get {chosen.words()}.")
 
 
 def _player(token: str) -> tuple[str, str]:

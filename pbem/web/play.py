@@ -168,15 +168,17 @@ def stale_page(seat: Seat, api: bool = False, meanwhile: bool = False) -> PageEr
     current = service().store.last(game_id)[0]
     token = links().play(game_id, index, current)
     game = service().show_seat(game_id, index)
-    said = (f"The game moved on while you were deciding: it is at move {current} now, and what you sent was "
-            "made for an earlier move." if meanwhile else
-            f"This link was issued at move {seat.claims.seq}; the game has moved on to move {current} since.")
+    where = turn_label(game["game_type"], game["view"])  # the game's count: event numbers are the proof pages'
+    now = f" (it is {where} now)" if where else ""
+    said = (f"The game moved on while you were deciding{now}, and what you sent was made for an earlier "
+            "moment." if meanwhile else
+            f"This link was made before the latest moves: the game has moved on since{now}.")
     return PageError(
         409, "The game has moved on",
         f"{said} Nothing was changed. Below is the game as it is now; act from the current page.", "stale",
         {"current_seq": current, "issued_seq": seat.claims.seq, "current_token": token,
          "current_url": url_for("api.play" if api else "play.page", token=token),
-         "game": game, "board": board_template(game["game_type"]), "name": seat.name,
+         "game": game, "board": board_template(game["game_type"]), "name": seat.name, "where": where,
          "tz": reader_zone(seat.email)},
         template="web/stale.html")
 
@@ -284,6 +286,7 @@ def preview(token: str) -> Any:
                            seq=expected_seq(seat), formatted=formatted,
                            in_words=said(choices(shown["game_type"], shown["view"], legal), formatted),
                            view=view, hidden=hidden, game=shown, name=seat.name,
+                           where=turn_label(shown["game_type"], shown["view"]),
                            board=board_template(shown["game_type"]), tz=reader_zone(seat.email))
 
 

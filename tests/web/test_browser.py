@@ -114,12 +114,12 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
         browser.click(browser.xpath_all("//a[contains(., 'Replay the game move by move')]")[0])
         browser.click(browser.xpath_all("//nav//a[.='Everything']")[0])
         last = service.store.last(game_id)[0]
-        assert f"Replay: move {last} of {last}" in browser.wait_text("Everything revealed")
+        assert f"Step {last} of {last}" in browser.wait_text("Everything revealed")
         browser.click(browser.find("a[rel=prev]"))
-        assert f"Replay: move {last - 1} of {last}" in browser.wait_text(f"move {last - 1} of")
+        assert f"Step {last - 1} of {last}" in browser.wait_text(f"Step {last - 1} of")
         browser.click(browser.find("a[rel=next]"))
-        browser.wait_text(f"Replay: move {last} of")
-        browser.click(browser.xpath_all("//select[@name='turn']/option[contains(., 'Turn 2:')]")[0])
+        browser.wait_text(f"Step {last} of")
+        browser.click(browser.xpath_all("//select[@id='turn']/option[contains(., 'Turn 2:')]")[0])
         browser.click(browser.find("form[method=get] button[type=submit]"))
         # the last move's page also shows every table: wait for what only turn 2's page says
         turn_two = browser.wait_text("Waiting for: Ben")

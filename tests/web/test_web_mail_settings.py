@@ -34,7 +34,7 @@ def choose(client: FlaskClient, game: Game, email: str, **form: str) -> tuple[in
 def test_a_player_chooses_the_daily_digest_and_receipts_with_the_form(client: FlaskClient, game: Game) -> None:
     assert mail_settings(game.service.store, ANN.email).mode == "every"  # the default
     status, page = choose(client, game, ANN.email, mail_mode="daily", receipts="on")
-    assert status == 200 and "You now get one digest a day of the games waiting for you, receipts on." in page
+    assert status == 200 and "You now get one digest a day of the games waiting for you, receipts on, table talk with your next turn mail." in page
     chosen = mail_settings(game.service.store, ANN.email)
     assert (chosen.mode, chosen.receipts) == ("daily", True)
     row = game.service.store.query("SELECT digest_at FROM players WHERE email = ?", (ANN.email,))[0]

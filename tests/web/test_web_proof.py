@@ -30,13 +30,14 @@ def test_the_public_replay_steps_through_the_game(client: FlaskClient, game: Gam
     client.post(f"/play/{game.token(0)}", data={"csrf": game.links.csrf(game.token(0)), "text": "bet 3"})
     response = client.get(f"/games/{game.id}/replay?at=5")
     page = text(response)
-    assert response.status_code == 200 and "Replay: move 5 of" in page
+    assert response.status_code == 200 and f"Step 5 of {game.seq()}" in page
+    assert "Replay: move" not in page and "Go to move" not in page  # the game's count, not event numbers
     assert "As a spectator saw it" in page
     assert f'href="/games/{game.id}/replay?as=public&amp;at=4" rel="prev"' in page
     assert f'href="/games/{game.id}/replay?as=public&amp;at=6" rel="next"' in page
     assert "Ann was dealt 2 cards" in page and "Ben was dealt 2 cards" in page  # nobody's hand is shown
     last = text(client.get(f"/games/{game.id}/replay"))
-    assert f"Replay: move {game.seq()} of {game.seq()}" in last and "Bet {" in last
+    assert f"Step {game.seq()} of {game.seq()}" in last and "Bet {" in last
 
 
 def test_bad_replay_requests_get_a_plain_refusal(client: FlaskClient, game: Game) -> None:

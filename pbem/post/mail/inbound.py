@@ -1,5 +1,8 @@
 """Replies by mail: find the game and seat from the signed token, read the commands, apply them.
 
+A reply to a talk mail (its token made for talk, ``Links.talk``) is no command: the player's words, the quote cut
+off, are recorded as a message to the table, or to the writer the token names (``pbem.post.talk_mail``).
+
 The token travels in the reply address (``play+TOKEN@...``) or, if a mail program drops the
 ``+`` part, in the play link of the quoted mail. The commands are the lines the player wrote
 (``pbem.post.mail.replytext``: quotes, greetings and signatures cut off, however the mail program quotes),
@@ -24,7 +27,7 @@ from events.handling import Cause, CommandResult, StaleCommand
 from events.rules import ActionError
 from events.store import Row, write_row
 from pbem.table import seatlife, talk
-from pbem.instance.links import LinkError
+from pbem.instance.links import LinkError, TalkClaims
 from pbem.post import undelivered
 from pbem.post.mail import bounces, inbound_claims
 from pbem.post.mail.replytext import commands_of, new_lines, written_text
@@ -56,6 +59,7 @@ class Reply:
     message_id: str
     token: str
     commands: list[str] = field(default_factory=list)
+    words: str = ""  # every line the player wrote, as one paragraph: a reply to a talk mail says it at the table
 
 
 def find_token(message: EmailMessage, reply_local: str, text: str) -> str | None:
@@ -89,8 +93,9 @@ def parse_reply(raw: bytes, reply_address: str) -> Reply:
     if not token:
         raise UnknownReply("this mail carries no game link: reply to a game mail, keeping its reply address")
     sender = getaddresses([str(message.get("From", ""))])[0][1]
+    written = new_lines(text)
     return Reply(sender=sender.lower(), message_id=str(message.get("Message-ID", "")).strip(), token=token,
-                 commands=commands_of(new_lines(text)))
+                 commands=commands_of(written), words=" ".join(line for line in written if line))
 
 
 @dataclass
@@ -130,6 +135,12 @@ def apply_reply(service: Inbox, reply: Reply, *, claim_seconds: float = inbound_
     """
     if service.notifier is None:
         raise ServiceError("replies need the instance's secret key")
+    try:
+        answer = service.notifier.links.read_talk(reply.token)
+    except LinkError:
+        answer = None
+    if answer is not None:
+        return answer_talk(service, reply, answer, claim_seconds=claim_seconds)
     try:
         claims = service.notifier.links.read_play(reply.token)
     except LinkError as err:
@@ -188,6 +199,46 @@ def apply_reply(service: Inbox, reply: Reply, *, claim_seconds: float = inbound_
         done_text = f" (the lines before it were applied: {', '.join(repr(a) for a in applied)})" if applied else ""
         _mail_error(service, claims.game_id, claims.seat, error + done_text)
     return Outcome(applied, error, message_id=reply.message_id)
+
+
+def answer_talk(service: Inbox, reply: Reply, answer: TalkClaims, *,
+                claim_seconds: float = inbound_claims.CLAIM_SECONDS) -> Outcome:
+    """Record a reply to a talk mail as a message from its seat (to the table, or to the writer the token names);
+    a reply that cannot be said (no words, the game over) is mailed back. Each message counts once."""
+    refused = link_refusal(service.store, answer.game_id, answer.seat, answer.seq)
+    if refused:  # the seat has another player now: their words are not the new player's
+        raise UnknownReply(refused)
+    if reply.message_id:
+        held = inbound_claims.claim(service.store, reply.message_id, inbound_claims.owner(), seconds=claim_seconds)
+        if held is inbound_claims.Claim.BUSY:
+            return Outcome([], None, message_id=reply.message_id, busy=True)
+        if held is inbound_claims.Claim.DONE:  # the same message delivered twice: it was read once already
+            seen = service.store.query("SELECT applied FROM inbound_messages WHERE message_id = ?",
+                                       (reply.message_id,))
+            return Outcome([], None, duplicate=True, message_id=reply.message_id,
+                           earlier_applied=int(seen[0]["applied"] or 0) if seen else 0)
+        if held is inbound_claims.Claim.TAKEN_OVER and _said_already(service, answer.game_id, reply.message_id):
+            _record(service, reply, [reply.words], None)  # its reader died after saying it: only mark it read
+            return Outcome([reply.words], None, message_id=reply.message_id)
+    detail = {**answer.cause(), "message_id": reply.message_id, "from": reply.sender,
+              "received_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    error: str | None = None
+    try:
+        said = talk.Talk("say", talk.words(reply.words), (answer.to,) if answer.to is not None else None)
+        service.say(answer.game_id, answer.seat, said, cause=Cause("mail", detail))
+    except (ActionError, ServiceError) as err:
+        error = f"your reply could not be said at the table: {err}"
+    applied = [reply.words] if error is None else []
+    _record(service, reply, applied, error)
+    if error is not None:
+        _mail_error(service, answer.game_id, answer.seat, error)
+    return Outcome(applied, error, message_id=reply.message_id)
+
+
+def _said_already(service: Inbox, game_id: str, message_id: str) -> bool:
+    """Whether a message of the game was recorded from this mail (its reader died before marking the mail read)."""
+    return any(e.type == talk.SAID and e.cause.get("message_id") == message_id
+               for e in service.store.read(game_id, max(0, service.store.last(game_id)[0] - 50)))
 
 
 def _record(service: Inbox, reply: Reply, applied: list[str], error: str | None) -> None:
@@ -285,7 +336,7 @@ def read_message(service: Inbox, raw: bytes, reply_address: str, *, fallback_id:
     except UnknownReply:
         return None
     if not reply.message_id and fallback_id:
-        reply = Reply(reply.sender, fallback_id, reply.token, reply.commands)
+        reply = Reply(reply.sender, fallback_id, reply.token, reply.commands, reply.words)
     try:
         return apply_reply(service, reply, claim_seconds=claim_seconds)
     except UnknownReply:
