@@ -33,9 +33,15 @@ def actor_seat(actor: str) -> int | None:
     return None
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(value: Any) -> str:
-    """JSON with sorted keys, no spaces and no NaN: the same value always gives the same text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    """JSON with sorted keys, no spaces and no NaN: the same value always gives the same text.
+
+    One encoder made once (what ``json.dumps`` with these arguments makes anew at every call): the chain's check
+    writes every event's envelope, payload and cause parts this way."""
+    return _CANONICAL.encode(value)
 
 
 def sha256_hex(text: str) -> str:
