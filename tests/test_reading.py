@@ -83,6 +83,14 @@ class Story:
     order_owners: set[str] = field(default_factory=set)     # reader keys that set a standing order
     since: dict[str, int] = field(default_factory=dict)     # reader key -> the event their seat is theirs from
     mails_read: dict[str, set[str]] = field(default_factory=dict)
+    audits_read: set[tuple[str, int, bool]] = field(default_factory=set)  # (reader key, event, ended)
+
+    def not_yet_audited(self, key: str, sample: list[int], ended: bool) -> list[int]:
+        """The events of ``sample`` this reader has not read the audit of at an earlier checkpoint: until the end,
+        an event's audit says the same to the same reader at every later one."""
+        fresh = [seq for seq in sample if (key, seq, ended) not in self.audits_read]
+        self.audits_read.update((key, seq, ended) for seq in fresh)
+        return fresh
     days: int = 0                                           # how far the worker's clock was moved on
 
     def may_read(self, secret: Secret, key: str, ended: bool) -> bool:
@@ -173,16 +181,14 @@ def surfaces(story: Story, key: str, links: Any, ended: bool) -> Surfaces:
         found[name] = (json.dumps(value), value)
 
     last = svc.store.last(gid)[0]
-    sample = sorted({1, last, *range(2, last, max(1, last // 25))} | {
-        e.seq for e in svc.store.read(gid) if e.type.startswith("pbem.") and e.type not in (
-            "pbem.DeadlineSet", "pbem.RandomDrawn")})
+    sample = audited(svc.store.read(gid), last)
     if key.startswith("seat:"):
         _, seat_text, email = key.split(":", 2)
         seat = int(seat_text)
         as_json("show", svc.show(gid, email))
         as_json("log", svc.log(gid, email))
         as_json("replay", svc.replay(gid, seat=seat))
-        for seq in sample:
+        for seq in story.not_yet_audited(key, sample, ended):
             try:
                 as_json(f"audit {seq}", svc.audit(gid, seq, reader=seat, organiser=False, email=email))
             except ServiceError:
@@ -196,7 +202,7 @@ def surfaces(story: Story, key: str, links: Any, ended: bool) -> Surfaces:
         found.update(mails(story, email))
         found.update(story.hooks[seat].posts())
     elif key == "organiser":
-        for seq in sample:
+        for seq in story.not_yet_audited(key, sample, ended):
             as_json(f"organiser's audit {seq}", svc.audit(gid, seq, organiser=True))
         token = links.make("organiser", gid)
         page("organiser page", f"/organise/{token}")
@@ -220,6 +226,21 @@ def surfaces(story: Story, key: str, links: Any, ended: bool) -> Surfaces:
         elif story.replaced is not None:
             found.update(mails(story, story.replaced.email))
     return found
+
+
+def audited(events: list[Any], last: int) -> list[int]:
+    """The events whose audit each reader reads: the first, the last, 25 spread over the game, and the first and the
+    last of each kind of event recorded beside the game's own (talk, notes, orders, ...) and of the game's moves, by
+    each writer, to each set of readers and through each channel, so that every way a cause is written is read."""
+    groups: dict[tuple[str, str, str, str], list[int]] = {}
+    for event in events:
+        if event.type in ("pbem.DeadlineSet", "pbem.RandomDrawn"):
+            continue
+        kind = event.type if event.type.startswith("pbem.") else "a move"
+        channel = str(event.cause.get("via") or ("mail" if "from" in event.cause else ""))
+        groups.setdefault((kind, event.actor, event.visibility.encode(), channel), []).append(event.seq)
+    return sorted({1, last, *range(2, last, max(1, last // 25))}
+                  | {seq for seqs in groups.values() for seq in (seqs[0], seqs[-1])})
 
 
 def mails(story: Story, email: str) -> Surfaces:
