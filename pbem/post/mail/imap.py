@@ -110,7 +110,11 @@ def connect(box: Mailbox, timeout: float = TIMEOUT_SECONDS) -> tuple[IMAPClient,
         client.login(box.user, box.password)
         selected = client.select_folder(box.folder)
         if box.done_folder and not client.folder_exists(box.done_folder):
-            client.create_folder(box.done_folder)
+            try:
+                client.create_folder(box.done_folder)
+            except IMAPClientError:
+                if not client.folder_exists(box.done_folder):  # made meanwhile by another reader: as good
+                    raise
         return client, int(selected[b"UIDVALIDITY"])
     except BaseException:
         _close(client)
