@@ -181,8 +181,11 @@ def test_cli_replay(highdie_registered: None, service: Service) -> None:
     shown = run("--as", (ANN, BEN)[seat])
     assert shown.exit_code == 0, shown.output
     assert f"as {('ann', 'ben')[seat]} saw it" in shown.output
-    assert re.search(r"\[undone by (ann|ben) at \S+ \(move \d+\)\]", shown.output)
-    assert re.search(r"^>    9 .* (ann|ben) took back their last move$", shown.output, re.M)  # the step, in words
+    # a taken-back move says when it was taken back in the game's count, as the page does, not by event number
+    assert re.search(r"\[taken back by (ann|ben) at \S+ \(turn 1\)\]", shown.output)
+    assert re.search(r"^>    9  turn 1 .* (ann|ben) took back their last move$", shown.output, re.M)  # the step shown
+    assert re.search(r"^highdie.* - turn 1, (ann|ben) - as .* saw it\nstep \d+ of \d+; event 9 of 9 on record$",
+                     shown.output, re.M | re.I)
     early = json.loads(run("--to", "3", "--json").output)
     assert early["at"] == 3 and early["next"] == 4 and list(early["views"]) == ["public"]
     refused = run("--all")
