@@ -28,6 +28,7 @@ from pbem.games import all_games
 from pbem.organising import organisers
 from pbem.errors import ServiceError
 from pbem.post import printed
+from pbem.proof import takeback
 from pbem.service import Player
 
 
@@ -178,8 +179,11 @@ def game_show(ctx: click.Context, game_id: str, email: str | None, as_json: bool
         asked = shown["undo_request"]
         if asked:
             answers = ", ".join(f"{a['name']} {a['answer'] or 'no answer yet'}" for a in asked["approvers"])
-            click.echo(f"undo request {asked['request']}: {asked['name']} asks to take back events "
-                       f"{asked['from_seq']}-{asked['to_seq']}, open until {asked['due_at']} UTC ({answers})")
+            found = service.undo_request(game_id, asked["request"])
+            assert found is not None
+            taken = takeback.told(service, service.load(game_id), found, None)  # the game's count, as pages say it
+            click.echo(f"undo request {asked['request']}: {asked['name']} asks to take back {taken.words()}, "
+                       f"open until {asked['due_at']} UTC ({answers})")
         if shown["outcome"]:
             names = [s["name"] for s in shown["seats"]]
             winners = [names[int(w)] for w in shown["outcome"].get("winners", []) if 0 <= int(w) < len(names)]
@@ -252,9 +256,11 @@ def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: s
             result = service.request_undo(game_id, seat, reason, cause=Cause("cli"), expected_seq=expected_seq)
             asked = result.events[0].payload
             names = [s["name"] for s in service.show(game_id)["seats"]]
-            click.echo(f"asked {' and '.join(names[s] for s in asked['approvers'])} to take back events "
-                       f"{asked['from_seq']}-{asked['to_seq']}: request {asked['request']}, "
-                       f"open until {asked['due_at']} UTC")
+            found = service.undo_request(game_id, asked["request"])
+            assert found is not None
+            taken = takeback.told(service, service.load(game_id), found, seat)
+            click.echo(f"asked {' and '.join(names[s] for s in asked['approvers'])} to take back "
+                       f"{taken.words('your')}: request {asked['request']}, open until {asked['due_at']} UTC")
             return
         try:
             result = service.undo(game_id, email, cause=Cause("cli"), expected_seq=expected_seq)
@@ -264,7 +270,8 @@ def game_undo(ctx: click.Context, game_id: str, email: str, ask: bool, reason: s
                 hint = f"; `pbem game undo {game_id} --as {email} --request` asks the other players to agree"
             raise click.ClickException(f"{refused}{hint}") from None
         undo = result.events[0]
-        click.echo(f"undid events {undo.payload['from_seq']}-{undo.payload['to_seq']} (recorded as event {undo.seq})")
+        where = takeback.count_of(service, service.load(game_id), undo.payload["from_seq"])
+        click.echo(f"took back your last move ({where}); recorded as event {undo.seq}")
 
 
 @game.command("undo-answer")

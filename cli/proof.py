@@ -57,15 +57,18 @@ def game_replay(ctx: click.Context, game_id: str, email: str | None, everything:
             return
         who = "everything revealed" if everything else f"as {shown['perspective']['name']} saw it" if email \
             else "as a spectator saw it"
-        click.echo(f"{shown['title']} - game {game_id} - move {shown['at']} of {shown['last']} - {who}")
+        step = f"step {shown['step']} of {shown['steps']}" if shown["step"] else "a taken-back step"
+        click.echo(f"{shown['title']} - game {game_id} - {shown['event']['where']}, {shown['event']['who']} - {who}")
+        click.echo(f"{step}; event {shown['at']} of {shown['last']} on record")  # the number --to takes
         steps = [f"{label} {shown[key]}" for label, key in (("previous", "prev"), ("next", "next")) if shown[key]]
         if steps:
             click.echo("steps: " + ", ".join(steps))
-        for line in shown["events"]:
-            mark = "" if not line["undone_by"] else \
-                f"  [undone by {line['undone_by']['who']} at {line['undone_by']['at'][:19]} (move {line['undone_by']['seq']})]"
+        for line in shown["events"]:  # each with its event number (what --to takes) and the game's count, as the page
+            back = line["undone_by"]
+            mark = f"  [taken back by {back['who']} at {back['at'][:19]} ({back['where']})]" if back else ""
             pointer = ">" if line["seq"] == shown["at"] else " "
-            click.echo(f"{pointer}{line['seq']:>5}  {line['recorded_at'][:19]}  {line['who']:<12} {line['text']}{mark}")
+            click.echo(f"{pointer}{line['seq']:>5}  {line['where']:<22}  {line['recorded_at'][:19]}  {line['who']:<12} "
+                       f"{line['text']}{mark}")
         if shown["waiting_for"]:
             click.echo("waiting for: " + ", ".join(f"{w['name']} ({w['text']})" for w in shown["waiting_for"]))
         if shown["outcome"]:

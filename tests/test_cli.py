@@ -134,12 +134,13 @@ def test_act_errors_are_one_line_and_change_nothing(run: Any, game: str) -> None
 
 def test_undo_takes_back_a_bet_and_refuses_beyond_the_horizon(run: Any, game: str) -> None:
     run("game", "act", game, "--as", "ann@example.org", "bet 2")
-    assert "undid events" in run("game", "undo", game, "--as", "ann@example.org").output
+    assert "took back your last move (turn 1); recorded as event" in run("game", "undo", game, "--as",
+                                                                        "ann@example.org").output
     log = json.loads(run("game", "log", game, "--json").output)
     tail = [(line["type"], line["undone"]) for line in log][-5:]
     assert tail == [("dice.Bet", True), ("dice.TurnEnded", True), ("pbem.DeadlineSet", True),
                     ("pbem.ActionsUndone", False), ("pbem.DeadlineSet", False)]
-    assert "undone" in log[-2]["text"] and "Ann is to act by" in log[-1]["text"]
+    assert log[-2]["text"] == "Ann took back their last move" and "Ann is to act by" in log[-1]["text"]
     run("game", "act", game, "--as", "ann@example.org", "roll")
     assert "chance" in run("game", "undo", game, "--as", "ann@example.org", ok=False).output
 
@@ -148,7 +149,8 @@ def test_undo_with_an_expected_seq_is_refused_once_a_move_or_an_undo_came_since(
     run("game", "act", game, "--as", "ann@example.org", "bet 2")
     seen = str(json.loads(run("game", "show", game, "--json").output)["seq"])
     run("game", "pause", game)                                   # a record: the undo still fits
-    assert "undid events" in run("game", "undo", game, "--as", "ann@example.org", "--expected-seq", seen).output
+    assert "took back your last move" in run("game", "undo", game, "--as", "ann@example.org", "--expected-seq",
+                                             seen).output
     run("game", "act", game, "--as", "ann@example.org", "bet 3")
     refused = run("game", "undo", game, "--as", "ann@example.org", "--expected-seq", seen, ok=False).output
     assert "moved on" in refused
@@ -162,7 +164,8 @@ def test_beyond_the_horizon_undo_is_a_request_the_others_answer(run: Any, game: 
     assert "not yours" in refused and f"pbem game undo {game} --as ann@example.org --request" in refused
     asked = run("game", "undo", game, *ann, "--request", "--reason", "a slip").output
     request = re.search(r"request ([0-9a-f]{10}),", asked).group(1)  # type: ignore[union-attr]
-    assert asked.startswith("asked ben to take back events") and "open until" in asked
+    assert asked.startswith("asked ben to take back your last move (turn 1) and the 1 move played after it: request")
+    assert "open until" in asked
     assert json.loads(run("game", "show", game, "--json").output)["undo_request"]["reason"] == "a slip"
     assert f"undo request {request}: Ann asks" in run("game", "show", game).output
     assert "not one of the players" in run("game", "undo-answer", game, request, "approve", *ann, ok=False).output

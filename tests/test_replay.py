@@ -181,8 +181,11 @@ def test_cli_replay(highdie_registered: None, service: Service) -> None:
     shown = run("--as", (ANN, BEN)[seat])
     assert shown.exit_code == 0, shown.output
     assert f"as {('ann', 'ben')[seat]} saw it" in shown.output
-    assert re.search(r"\[undone by (ann|ben) at \S+ \(move \d+\)\]", shown.output)
-    assert re.search(r"^>    9 .*events 7-8 undone", shown.output, re.M)  # the step shown, in words
+    # a taken-back move says when it was taken back in the game's count, as the page does, not by event number
+    assert re.search(r"\[taken back by (ann|ben) at \S+ \(turn 1\)\]", shown.output)
+    assert re.search(r"^>    9  turn 1 .* (ann|ben) took back their last move$", shown.output, re.M)  # the step shown
+    assert re.search(r"^highdie.* - turn 1, (ann|ben) - as .* saw it\nstep \d+ of \d+; event 9 of 9 on record$",
+                     shown.output, re.M | re.I)
     early = json.loads(run("--to", "3", "--json").output)
     assert early["at"] == 3 and early["next"] == 4 and list(early["views"]) == ["public"]
     refused = run("--all")
@@ -225,3 +228,30 @@ def test_the_replay_menu_counts_turns_as_the_game_does(service: Service) -> None
     assert words[6] == "turn 1" and all(w.startswith("turn ") for w in words[6:]), words
     numbers = [int(w.split()[1]) for w in words[6:]]
     assert numbers == sorted(numbers) and numbers[-1] < len(shown["turns"]) - 6 + 1
+
+
+def test_the_turn_the_menu_marks_is_the_one_the_step_names(service: Service) -> None:
+    """Each step says where the game stood when its command began (``turn 23, action 2 of 2``); the "Go to" list marks
+    that turn, not the next one that the step's command began (a deadline recorded by Ben's last action is turn
+    23's, not "Turn 24: Cy"), and each entry goes to a step of its own turn, which the list then marks."""
+    game_id = new_game(service, "emerald", "menu-agrees")
+    play_with_undos(service, game_id, 5, 60, undo_rate=0.2)
+    shown = service.replay(game_id, None, with_undone=True)
+    turns = {t["seq"]: t for t in shown["turns"]}
+    for at in range(1, shown["last"] + 1):
+        step = service.replay(game_id, at, with_undone=True)
+        where = step["event"]["where"]
+        if step["turn_at"] is None:
+            assert where == "the start", (at, where)
+            continue
+        marked = turns[step["turn_at"]]
+        assert where.split(",")[0] == marked["words"], (at, where, marked)
+    ends = [t for t in shown["turns"] if t["step"] is not None]
+    assert ends and len(ends) >= len(shown["turns"]) - 1  # only a turn nothing was played in yet has no step
+    for turn in ends:
+        gone = service.replay(game_id, turn["step"])
+        assert gone["turn_at"] == turn["seq"] and gone["event"]["where"].split(",")[0] == turn["words"], turn
+    # the brief's case: the last event of a command that handed the turn on reads as the turn it ended
+    handed = next(t for t in shown["turns"][7:] if t["seq"] in range(1, shown["last"]))
+    before = service.replay(game_id, handed["seq"])
+    assert before["turn_at"] != handed["seq"] and before["event"]["where"].split(",")[0] != handed["words"]

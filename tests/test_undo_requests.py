@@ -286,7 +286,10 @@ def test_the_mails_say_who_asks_what_would_go_and_until_when_and_how_it_ended(se
     assert message["Subject"].endswith("Take back a move? Your answer is asked")
     body = text_of(message)
     assert "Ann asks to take back a move" in body and '"I meant to pass"' in body
-    assert f"events {payload['from_seq']}-{payload['to_seq']}" in body and "Bet" in body
+    # in the game's count (highdie has no words for it: the replay's turns), each move in words, no event numbers
+    assert "Ann asks to take back their last move (turn 1) and the 2 moves played after it" in body
+    assert "    Turn 1: Bet {'points': 3, 'seat': 0}" in body and "    Turn 3: Bet {'points': 1, 'seat': 2}" in body
+    assert "before that move (turn 1)" in body and f"events {payload['from_seq']}" not in body
     assert f"No answer by {utc(payload['due_at'])} counts as a refusal" in body and "Ben is asked too" in body
     token = re.search(r"/undo/([^?\s]+)\?answer=approve", body)[1]  # type: ignore[index]
     claims = service.notifier.links.read_undo(token)  # type: ignore[union-attr]

@@ -12,7 +12,7 @@ from events.replay import GameState
 from events.store import Row
 from pbem.post.desk import Desk
 from pbem.table import autopilot, undo_requests
-from pbem.proof import logbook
+from pbem.proof import logbook, takeback
 from pbem.post import held, owed_mail, story, talk_mail, webhooks
 from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.instance.links import Links
@@ -186,8 +186,9 @@ class Notifier:
                     if seat not in request.approvers or not player.get("mail", 1):
                         continue
                     url = self.undo_url(after.game_id, request.request, seat)
+                    told = takeback.told(service, after, request, seat)
                     extra = {"asker": names[request.seat], "request": request.to_json(names),
-                             "moves": logbook.undo_moves(service, after, request, seat),
+                             "moves": list(told.lines), "told": told.to_json(),
                              "others": [names[s] for s in request.approvers if s != seat], "undo_url": url,
                              "approve_url": f"{url}?answer=approve", "refuse_url": f"{url}?answer=refuse"}
                     rows.append(owed_mail.owe(after, start + len(rows), player, "undo_request", deadline=None,

@@ -11,13 +11,12 @@ from typing import Any, Protocol, Sequence
 from events.envelope import Event
 from events.handling import Kernel
 from events.rules import Rules
-from events.replay import GameState, effective, undone_seqs
+from events.replay import GameState, undone_seqs
 from events.schema import ACTIONS_UNDONE, GAME_CREATED, GAME_ENDED, RANDOM_DRAWN
 from events.store import SQLiteEventStore
 from pbem.table import away, replacing, seat_events, talk
 from pbem.proof import reading
 from pbem.table.delivery import STANDING_ORDER_SET, WEBHOOK_TYPES, describe_delivery, describe_webhook
-from pbem.table.undo_requests import Request
 
 SEAT_TYPES = {t.name for t in seat_events.SEAT_EVENT_TYPES}
 
@@ -188,8 +187,7 @@ def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, na
         return f"{count} random draw{'s' if count != 1 else ''}" + (
             ": " + json.dumps([d["result"] for d in payload["draws"]]) if ended else " (hidden until the end)")
     if event.type == ACTIONS_UNDONE:
-        who = names[payload["seat"]] if 0 <= payload["seat"] < len(names) else "?"
-        return f"events {payload['from_seq']}-{payload['to_seq']} undone ({who}: {payload['reason']})"
+        return undone_words(payload, names)
     if event.type == GAME_ENDED:
         return f"game over: {payload['outcome'].get('summary', '')}; seed revealed"
     readable = reading.reads_payload(reading.Reader(seat=seat, since=since), event, ended)
@@ -208,11 +206,16 @@ def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, na
                          rules.describe(event, None if ended else seat))
 
 
-def undo_moves(service: Archive, state: GameState[Any], request: Request, seat: int | None) -> list[str]:
-    """What the request would take back, in words, as this seat (None: a spectator) may read it."""
-    rules = service.kernel.rules(state)
-    names = [s.name for s in state.config.seats]
-    events = effective(service.store.read(state.game_id, request.from_seq - 1, request.to_seq))
-    return [f"{e.seq}. {describe_event(rules, e, seat, state.ended, names)}" for e in events
-            if (not e.type.startswith("pbem.") or e.type == ACTIONS_UNDONE)
-            and not left_out(rules, e, seat, state.ended)]
+
+ASKED = "asked to take them back; "  # how an agreed undo's reason begins (``pbem.table.undo_requests``)
+
+
+def undone_words(payload: dict[str, Any], names: list[str]) -> str:
+    """An undo in words, without event numbers (those are the audit's): whose moves were taken back, and why."""
+    who = names[payload["seat"]] if 0 <= payload["seat"] < len(names) else "a player"
+    reason = str(payload.get("reason", ""))
+    if reason == "undone by its player":
+        return f"{who} took back their last move"
+    if reason.startswith(ASKED):
+        return f"moves taken back at {who}'s request, {reason[len(ASKED):]}"
+    return f"moves taken back, from {who}'s last move on ({reason})"

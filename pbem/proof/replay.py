@@ -100,6 +100,13 @@ class Timeline:
             self._where[seq] = found
         return found
 
+    def first_move(self, seq: int) -> int | None:
+        """The last event of the first command after event ``seq`` in the effective history (None: nothing came
+        after it yet): where the replay's list of turns goes for a turn that began at ``seq``, so the step it shows
+        is one of that turn's, and says so in its own words."""
+        following = next((e.seq for e in self.events[seq:] if e.seq not in self.undone_by), None)
+        return None if following is None else command_span(self.events, following)[1]
+
     def turns(self, rules: Rules[Any]) -> list[dict[str, int]]:
         """Where each turn began in the effective history: ``[{turn, seq, seat}]``."""
         if self._turns is None:
@@ -233,9 +240,11 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
         "event": entry(line.events[at - 1]),
         "command": {"first_seq": first, "last_seq": last},
         "events": [entry(e) for e in line.events[max(0, at - 1 - WINDOW):at]],
-        "turns": [{**t, "name": names[t["seat"]], "words": turn_words(state.game_type, rules, line.states[t["seq"] - 1])}
+        "turns": [{**t, "name": names[t["seat"]], "words": turn_words(state.game_type, rules, line.states[t["seq"] - 1]),
+                   "step": line.first_move(t["seq"])}
                   for t in line.turns(rules)],
-        "turn_at": max((t["seq"] for t in line.turns(rules) if t["seq"] <= at), default=None),
+        # the turn the step's command began in: the one its own words (``where``) name
+        "turn_at": max((t["seq"] for t in line.turns(rules) if t["seq"] < first), default=None),
         "waiting_for": waiting_for(prompts, names, perspective.seat, perspective.everything),
         "outcome": state.outcome if state.ended else None,
         "seed": state.seed if state.ended else None,

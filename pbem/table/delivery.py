@@ -151,7 +151,7 @@ def describe_delivery(event: Event, names: list[str]) -> str:
         return f"{name(p['seat'])} set a standing order for {p['topic']}: {p['answer']}"
     if event.type == UNDO_REQUESTED:
         reason = f" ({p['reason']})" if p["reason"] else ""
-        return (f"{name(p['seat'])} asks to take back events {p['from_seq']}-{p['to_seq']}{reason}; "
+        return (f"{name(p['seat'])} asks to take back their last move and every move after it{reason}; "
                 f"{' and '.join(name(s) for s in p['approvers'])} to answer by {utc(p['due_at'])}")
     if event.type == UNDO_ANSWERED:
         return f"{name(p['seat'])} {'approves' if p['answer'] == 'approve' else 'refuses'} the undo request"

@@ -156,8 +156,8 @@ def requestable(service: Table, state: GameState[Any], seat: int,
         return None, "you may take back your last action yourself: undo it, there is no need to ask"
     found = open_request(service.store, state.game_id)
     if found is not None:
-        return None, (f"{names[found.seat]} has asked already to take back events {found.from_seq}-{found.to_seq}; "
-                      f"one request at a time: wait for the answers (until {utc(found.due_at)})")
+        return None, (f"{names[found.seat]} has asked already to take back moves; one request at a time: wait "
+                      f"for the answers (until {utc(found.due_at)})")
     command = service.kernel.last_command_of(state.game_id, seat, state.seq)
     if command is None:
         return None, "you have made no move that could be taken back"
@@ -352,8 +352,7 @@ def lapse(service: Table, events: Sequence[Event]) -> list[NewEvent]:
     found = open_request(service.store, events[0].game_id)
     if found is None:
         return []
-    return [_close(found, "lapsed", f"the game moved on (event {events[0].seq}) before everyone had answered; "
-                                    "ask again if it still matters")]
+    return [_close(found, "lapsed", "the game moved on before everyone had answered; ask again if it still matters")]
 
 
 def rows(game_id: str, events: Sequence[Event]) -> list[Row]:

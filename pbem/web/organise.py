@@ -14,7 +14,7 @@ from flask import Blueprint, render_template, request, url_for
 
 from events.handling import Cause, StaleCommand
 from events.store import ConcurrencyError
-from pbem.proof import logbook
+from pbem.proof import takeback
 from pbem.table import seatlife
 from pbem.post import undelivered, webhooks
 from pbem.table.autopilot import organiser_of
@@ -46,7 +46,7 @@ def page(token: str, game_id: str, done: str = "", refusal: PageError | None = N
                             title=svc.kernel.rules(state).title, status=row["status"], paused_at=row["paused_at"],
                             deadlines=deadlines, done=done, last_seq=state.seq, seq=state.seq,
                             refusal=refusal, asked=found.to_json(names) if found else None,
-                            moves=logbook.undo_moves(svc, state, found, None) if found else [],
+                            told=takeback.told(svc, state, found, None) if found else None,
                             seats=seatlife.seats_of(svc, game_id), organiser=organiser,
                             not_arriving=undelivered.seats_of(svc.store, game_id),
                             tz=reader_zone(organiser) if organiser else str(settings()["timezone"]),

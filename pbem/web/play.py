@@ -22,7 +22,7 @@ from pbem.service import ServiceError
 from pbem.organising import organisers
 from pbem.table import autopilot
 from pbem.post import undelivered
-from pbem.proof import logbook
+from pbem.proof import logbook, takeback
 from pbem.table.talk import NOTE_KEPT, TALK_TYPES
 from pbem.table.undo_requests import MAX_REASON
 from pbem.web.common import (PageError, Seat, action_refused, board_template, check_csrf, command_text, home_token,
@@ -55,6 +55,14 @@ def undo_answer_url(seat: Seat, shown: dict[str, Any]) -> str | None:
     if not asked or not any(a["seat"] == seat.claims.seat and a["answer"] is None for a in asked["approvers"]):
         return None
     return url_for("undo.show", token=links().undo(seat.claims.game_id, asked["request"], seat.claims.seat))
+
+
+def undo_told(seat: Seat, shown: dict[str, Any]) -> takeback.TakeBack | None:
+    """What the open undo request takes back, in the game's count, as this seat may read it."""
+    found = service().undo_request(seat.claims.game_id) if shown.get("undo_request") else None
+    if found is None:
+        return None
+    return takeback.told(service(), service().load(seat.claims.game_id), found, seat.claims.seat)
 
 
 def default_text(game_id: str, prompt: dict[str, Any] | None) -> str | None:
@@ -144,7 +152,8 @@ def page_context(token: str, seat: Seat, on: str | None = None) -> dict[str, Any
         "answers": STANDING_ANSWERS, "board": board_template(shown["game_type"]),
         "home_url": url_for("home.page", token=home_token(seat.email)),
         "public_url": url_for("games.page", game_id=game_id),
-        "undo_answer_url": undo_answer_url(seat, shown), "max_reason": MAX_REASON, "seq": shown["seq"],
+        "undo_answer_url": undo_answer_url(seat, shown), "undo_told": undo_told(seat, shown),
+        "max_reason": MAX_REASON, "seq": shown["seq"],
         "tz": reader_zone(seat.email),
         "status": 200, "title": "", "message": None, "notice": None,
         "talk_to": [s for s in shown["seats"] if s["seat"] != index] if shown["status"] == "running" else [],

@@ -17,7 +17,7 @@ from events.store import ConcurrencyError
 from pbem.table.delivery import UNDO_ANSWERS, UNDO_REQUEST_CLOSED
 from pbem.instance.links import UndoClaims
 from pbem.service import ServiceError
-from pbem.proof.logbook import undo_moves
+from pbem.proof.takeback import told
 from pbem.table.undo_requests import AlreadyAnswered, NotAsked, Request, RequestClosed
 from pbem.table.replacing import undo_refusal
 from pbem.web.common import (PageError, action_refused, check_csrf, check_game, home_token, links, moved_on_meanwhile,
@@ -52,13 +52,16 @@ def page(token: str, claims: UndoClaims, found: Request, *, chosen: str = "", do
     state = svc.load(claims.game_id)
     names = [s.name for s in state.config.seats]
     shown = found.to_json(names)
+    taken = told(svc, state, found, claims.seat)
+    play_token = links().play(claims.game_id, claims.seat, state.seq)
     email = next(str(p["email"]) for p in svc.players(claims.game_id) if p["seat"] == claims.seat)
     shown = render_template(
         "web/undo.html", token=token, csrf=links().csrf(token), game_id=claims.game_id, seq=state.seq, refusal=refusal,
         title=svc.kernel.rules(state).title, name=names[claims.seat], req=shown,
-        moves=undo_moves(svc, state, found, claims.seat), your_answer=found.answers.get(claims.seat), chosen=chosen,
+        moves=taken.lines, told=taken, your_answer=found.answers.get(claims.seat), chosen=chosen,
         waiting=[names[s] for s in found.waiting_for()], result=RESULTS.get(found.status, ""), done=done,
-        play_url=url_for("play.page", token=links().play(claims.game_id, claims.seat, state.seq)),
+        play_url=url_for("play.page", token=play_token),
+        audit_url=url_for("proof.player_audit", token=play_token, seq=found.from_seq),
         home_url=url_for("home.page", token=home_token(email)), tz=reader_zone(email))
     return (shown, refusal.status) if refusal is not None else shown
 

@@ -121,8 +121,10 @@ def test_a_whole_game_through_the_mails_and_pages(server: tuple[str, Any], brows
         browser.wait_text(f"Step {last} of")
         browser.click(browser.xpath_all("//select[@id='turn']/option[contains(., 'Turn 2:')]")[0])
         browser.click(browser.find("form[method=get] button[type=submit]"))
-        # the last move's page also shows every table: wait for what only turn 2's page says
-        turn_two = browser.wait_text("Waiting for: Ben")
+        # the last move's page also shows every table: wait for what only turn 2's page says (its first step, which
+        # names its turn as the list marks it)
+        turn_two = browser.wait_text("Replay: turn 2,")
+        assert browser.run("return document.getElementById('turn').selectedOptions[0].text") == "Turn 2: Ben"
         assert "The table, as Ann saw it" in turn_two and "The table, as Ben saw it" in turn_two, turn_two
         browser.go(f"{base}/games/{game_id}/verify")
         assert "Verified" in browser.wait_text("What was checked")

@@ -94,7 +94,7 @@ def test_undo_is_offered_after_an_undoable_action_and_takes_it_back(client: Flas
     response = client.post(f"/play/{token}/undo", data={"csrf": csrf_of(page)})
     done = text(response)
     assert response.status_code == 200 and "Your last action was taken back" in done
-    assert "undone (Ann: " in done and "pbem.ActionsUndone" not in done  # the undo, in words
+    assert "Ann took back their last move" in done and "pbem.ActionsUndone" not in done  # the undo, in words
     assert "You have another decision: your turn" in done and "Continue" in done
     assert game.turn() == 0
     assert "Ann, it is your move" in text(client.get(f"/play/{game.token(0)}"))
