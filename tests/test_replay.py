@@ -160,7 +160,7 @@ def test_undone_moves_are_marked_and_skipped_when_stepping(highdie_registered: N
 def test_replay_refuses_a_move_that_is_not_there(highdie_registered: None, service: Service) -> None:
     game_id = new_game(service, "highdie", "bounds", seats=2)
     for bad in (0, 10_000):
-        with pytest.raises(ServiceError, match="there is no move"):
+        with pytest.raises(ServiceError, match="there is no step"):
             service.replay(game_id, bad)
     with pytest.raises(ServiceError, match="no game"):
         service.replay("0000000000")
@@ -190,7 +190,7 @@ def test_cli_replay(highdie_registered: None, service: Service) -> None:
     assert early["at"] == 3 and early["next"] == 4 and list(early["views"]) == ["public"]
     refused = run("--all")
     assert refused.exit_code == 1 and "only once the game has ended" in refused.output
-    assert "there is no move 99" in run("--to", "99").output
+    assert "there is no step 99" in run("--to", "99").output
     assert run("--all", "--as", ANN).exit_code == 2
 
 

@@ -190,12 +190,12 @@ def replay(store: Store, kernel: Kernel, game_id: str, at: int | None = None,
     Steps go through the effective history (taken-back events are skipped) unless
     ``with_undone``; ``at`` may name any event, taken back or not.
 
-    :raises LookupError: no such move.
+    :raises LookupError: no such step (an event of the record).
     """
     line = timeline(store, kernel.replayer, game_id)
     at = line.last if at is None else at
     if not 1 <= at <= line.last:
-        raise LookupError(f"there is no move {at}; this game has moves 1 to {line.last}")
+        raise LookupError(f"there is no step {at}; this game's record has steps 1 to {line.last}")
     state = line.states[at - 1]
     rules = kernel.rules(state)
     names = [s.name for s in state.config.seats]

@@ -25,8 +25,8 @@ bp = Blueprint("proof", __name__)
 
 
 def move_number(name: str) -> int | None:
-    """A move number from the query (``at``, ``turn``, ``seq``), or None if not given."""
-    return optional_number(request.args.get(name), name, "a move number, like 12")
+    """A step number from the query (``at``, ``turn``, ``seq``), or None if not given."""
+    return optional_number(request.args.get(name), name, "a step number, like 12")
 
 
 def given(args: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def test_the_public_replay_steps_through_the_game(client: FlaskClient, game: Gam
 
 
 def test_bad_replay_requests_get_a_plain_refusal(client: FlaskClient, game: Game) -> None:
-    for query, status, words in [("at=abc", 400, "must be a move number"), ("at=999", 404, "there is no move 999"),
+    for query, status, words in [("at=abc", 400, "must be a step number"), ("at=999", 404, "there is no step 999"),
                                  ("as=all", 403, "only once the game has ended"),
                                  ("as=1", 403, "only once the game has ended"), ("as=7", 400, "Choose public")]:
         response = client.get(f"/games/{game.id}/replay?{query}")
