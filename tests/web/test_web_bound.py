@@ -75,7 +75,7 @@ def test_a_number_with_spaces_around_it_is_refused_in_the_same_words_as_any_othe
     for path in (f"/games/{game.id}/replay?at={{}}", f"/organise/{organiser}/audit?seq={{}}"):
         spaced, word = client.get(path.format(quote(" 7 "))), client.get(path.format("x"))
         assert spaced.status_code == word.status_code == 400
-        assert text(spaced) == text(word) and "must be a move number, like 12" in text(spaced)
+        assert text(spaced) == text(word) and "must be a step number, like 12" in text(spaced)
     before = written(game)
     forms = [post(client, f"/organise/{organiser}", csrf=game.links.csrf(organiser), seq=str(game.seq()),
                   what="extend", hours=hours) for hours in (" 7 ", "x")]
