@@ -24,7 +24,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from events.envelope import GENESIS_HASH, Event
 from events.store import (_EVENT_COLUMNS, KEEP_SNAPSHOT_EVERY, ConcurrencyError, Row, Snapshot, StoreUnavailable,
-                          _event_to_row, _rows_to_events, write_row as write_row_of_sql)
+                          TableSpec, _event_to_row, _rows_to_events, write_row as write_row_of_sql)
 
 # Byte order ("C") for game ids, as SQLite compares them, whatever the database's locale.
 _SCHEMA = (
@@ -283,8 +283,7 @@ class PostgresEventStore:
             return
         self._make([table])
 
-    def _make(self, tables: Sequence[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]]
-              ) -> None:
+    def _make(self, tables: Sequence[TableSpec]) -> None:
         with self.transaction() as conn:
             conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
             for name, columns, pk, _ in tables:

@@ -327,6 +327,10 @@ class WriterTurns:
             self.fd = None
 
 
+# a side table asked for (``ensure_table``): its name, columns, key and indexes
+TableSpec = tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]
+
+
 class SQLiteEventStore:
     """Events in a ``WITHOUT ROWID`` table clustered on ``(game_id, seq)``; WAL; one host only."""
 
@@ -339,7 +343,7 @@ class SQLiteEventStore:
         self.db = sqlite_utils.Database(self.conn)
         self._lock = threading.RLock()
         self._turns = WriterTurns(self.path)
-        self._schema: list[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]] | None = None
+        self._schema: list[TableSpec] | None = None
         self._create_tables()
 
     def close(self) -> None:
@@ -431,8 +435,7 @@ class SQLiteEventStore:
                 return
         patiently(lambda: self._make([table]))
 
-    def _make(self, tables: Sequence[tuple[str, dict[str, Any], str | tuple[str, ...], tuple[tuple[str, ...], ...]]]
-              ) -> None:
+    def _make(self, tables: Sequence[TableSpec]) -> None:
         with self.transaction() as conn:
             for name, columns, pk, indexes in tables:
                 conn.execute(self.db.create_table_sql(name, columns, pk=pk, if_not_exists=True))
