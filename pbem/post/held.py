@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 
 from events.replay import GameState
 from events.store import Row, SQLiteEventStore, write_row
@@ -59,19 +59,31 @@ def release(service: Desk, now: datetime | None = None) -> int:
     Each hold's mail and the end of the hold are written in one transaction, which ends only the hold it read: a
     hold renewed meanwhile (the player acted again) stays.
     """
+    return release_holds(service, TABLE, "until", _compose, "held mail", now)
+
+
+def release_holds(service: Desk, table: str, column: str, compose: Callable[[Desk, str, int], list[Row]],
+                  what: str, now: datetime | None = None) -> int:
+    """Write the mail of every hold in ``table`` (a row per game and seat) whose time in ``column`` has passed;
+    returns how many were written. Held mail and talk mail (``pbem.post.talk_mail``) both release this way.
+
+    Each hold's mail (``compose``) and the end of the hold are one transaction, which ends only the hold it read: a
+    hold moved on meanwhile stays. One game's trouble never holds the others' mails back: its mail is dropped and
+    logged.
+    """
     stamp = (now or datetime.now(timezone.utc)).astimezone(timezone.utc).isoformat(timespec="seconds")
     written = 0
-    for row in service.store.query(f"SELECT game_id, seat, until FROM {TABLE} WHERE until <= ? ORDER BY until",
-                                   (stamp,)):
+    for row in service.store.query(f"SELECT game_id, seat, {column} FROM {table} WHERE {column} <= ? "
+                                   f"ORDER BY {column}", (stamp,)):
         game_id, seat = str(row["game_id"]), int(row["seat"])
         try:
-            mail = _compose(service, game_id, seat)
+            mail = compose(service, game_id, seat)
         except Exception:  # one game's trouble must not hold the others' mails back; the operator sees it
-            log.exception("the held mail of seat %s of game %s could not be written; it is dropped", seat, game_id)
+            log.exception("the %s of seat %s of game %s could not be written; it is dropped", what, seat, game_id)
             mail = []
         with service.store.transaction() as conn:
-            ended = conn.execute(f"DELETE FROM {TABLE} WHERE game_id = ? AND seat = ? AND until = ?",
-                                 (game_id, seat, row["until"])).rowcount
+            ended = conn.execute(f"DELETE FROM {table} WHERE game_id = ? AND seat = ? AND {column} = ?",
+                                 (game_id, seat, row[column])).rowcount
             if ended:
                 for r in mail:
                     write_row(conn, r)

@@ -24,9 +24,9 @@ from typing import Any, Mapping, Sequence
 
 from events.envelope import Event, actor_seat
 from events.replay import GameState
-from events.store import Row, SQLiteEventStore, write_row
+from events.store import Row, SQLiteEventStore
 from pbem.instance.times import zone_of
-from pbem.post import webhooks
+from pbem.post import held, webhooks
 from pbem.post.desk import Desk
 from pbem.post.mail.outbox import mail_row
 from pbem.post.mail.render import address, new_message_id
@@ -160,24 +160,7 @@ def release(service: Desk, now: datetime | None = None) -> int:
     Each mail and the end of its hold are written in one transaction, which ends only the hold it read: a hold moved
     on meanwhile (another message came) stays.
     """
-    now = (now or datetime.now(timezone.utc)).astimezone(timezone.utc)
-    written = 0
-    for row in service.store.query(f"SELECT game_id, seat, due_at FROM {HELD} WHERE due_at <= ? ORDER BY due_at",
-                                   (now.isoformat(timespec="seconds"),)):
-        game_id, seat = str(row["game_id"]), int(row["seat"])
-        try:
-            mail = _compose_held(service, game_id, seat)
-        except Exception:  # one game's trouble must not hold the others' mails back; the operator sees it
-            log.exception("the talk mail of seat %s of game %s could not be written; it is dropped", seat, game_id)
-            mail = []
-        with service.store.transaction() as conn:
-            ended = conn.execute(f"DELETE FROM {HELD} WHERE game_id = ? AND seat = ? AND due_at = ?",
-                                 (game_id, seat, row["due_at"])).rowcount
-            if ended:
-                for r in mail:
-                    write_row(conn, r)
-        written += bool(ended and mail)
-    return written
+    return held.release_holds(service, HELD, "due_at", _compose_held, "talk mail", now)
 
 
 def _compose_held(service: Desk, game_id: str, seat: int) -> list[Row]:
