@@ -56,6 +56,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         settings = config.Settings(settings.instance, {**settings.values, **overrides})
 
     app = Flask(__name__, template_folder=str(TEMPLATES), static_folder=None)
+    app.jinja_options = {**app.jinja_options, "trim_blocks": True, "lstrip_blocks": True,
+                         "undefined": jinja2.StrictUndefined, "bytecode_cache": COMPILED}
     app.config.from_mapping(MAX_CONTENT_LENGTH=MAX_BODY, PBEM_SETTINGS=settings)
     app.config.update(extra)
     app.extensions["pbem.states"] = StateCache(SHARED_KEPT)  # one per process, shared by the pool's services
@@ -63,9 +65,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["pbem.chains"] = Chains()  # the games whose record this process checked (pbem.web.damage)
 
     env = app.jinja_env
-    env.trim_blocks = True
-    env.lstrip_blocks = True
-    env.undefined = jinja2.StrictUndefined
     env.filters["label"] = lambda key: str(key).replace("_", " ")
     env.filters["utc"] = reader_time  # the reader's zone (``tz``) and UTC
     env.filters["utc_only"] = utc     # the record: the proof pages' lines
@@ -93,6 +92,28 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_error_handler(CorruptLog, lambda err: damaged(GameDamaged.of(err)))
     app.register_error_handler(Exception, unexpected_error)
     return app
+
+
+class CompiledTemplates(jinja2.BytecodeCache):
+    """The pages' templates compiled once per process, for every app it makes (a test run makes hundreds).
+
+    Every app's environment is made alike (``create_app``), so one compiled template serves them all; Jinja keys each
+    by the template's name and checks it against a checksum of its source, so an edited template is compiled anew.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+COMPILED = CompiledTemplates()
 
 
 def columns(rows: list[Mapping[str, Any]]) -> list[str]:
