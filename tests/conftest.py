@@ -112,15 +112,15 @@ def pg_database(pg_server: Any) -> Iterator[str]:
 def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """The engine a delivery test runs on: SQLite (None: the instance's own file), then PostgreSQL.
 
-    On PostgreSQL: a fresh database on the session's server; ``make_settings`` and every process the
-    test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
+    On PostgreSQL: a fresh database on the session's server, with pbem's tables made; ``make_settings`` and every
+    process the test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
     """
     import delivery
     if request.param == "sqlite":
         yield None
         return
     server = request.getfixturevalue("pg_server")
-    name = server.create_database()
+    name = server.create_database(tables=True)
     url = server.url(name)
     patch = pytest.MonkeyPatch()  # its own: a test's monkeypatch.undo() must not take the engine away
     patch.setattr(delivery, "DATABASE", url)
