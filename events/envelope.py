@@ -219,7 +219,7 @@ def payload_commitment(payload: Mapping[str, Any], salt: str) -> str:
 
 
 def _commitment(text: str, salt: str) -> str:
-    return hmac.new(salt.encode("ascii"), text.encode("utf-8"), hashlib.sha256).hexdigest()
+    return hmac.digest(salt.encode("ascii"), text.encode("utf-8"), "sha256").hex()  # hmac.new's, in one C call
 
 
 def is_hidden(visibility: Visibility) -> bool:

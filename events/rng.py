@@ -28,7 +28,7 @@ def seed_commitment(seed: str) -> str:
 
 
 def _word(seed: str, n: int, i: int) -> int:
-    digest = hmac.new(seed.encode("utf-8"), f"{n}.{i}".encode("ascii"), hashlib.sha256).digest()
+    digest = hmac.digest(seed.encode("utf-8"), f"{n}.{i}".encode("ascii"), "sha256")
     return int.from_bytes(digest, "big")
 
 
