@@ -7,22 +7,15 @@ from typing import Any, Mapping, Sequence
 
 from events.envelope import Event
 from events.replay import GameState
+from tests.leaks.words import card_ids, labels_in
 
 CARD_KEYS = ("card", "cards", "order", "stacks", "top")
 
 
-def _card_ids(value: Any, found: set[int], key: str = "") -> None:
-    """Every card id in a payload or a view: ints under a card key, and card faces ``{id, number, name}``."""
-    if isinstance(value, dict):
-        if {"id", "number", "name"} <= value.keys() and isinstance(value["id"], int):
-            found.add(value["id"])
-        for k, v in value.items():
-            _card_ids(v, found, k if k in CARD_KEYS else ("stacks" if key == "stacks" else ""))
-    elif isinstance(value, list):
-        for v in value:
-            _card_ids(v, found, key)
-    elif isinstance(value, int) and not isinstance(value, bool) and key in CARD_KEYS:
-        found.add(value)
+def _card_ids(value: Any, found: set[int]) -> None:
+    """Every card id in a payload or a view: ints under a card key (and in the lists of a ``stacks`` map), and card
+    faces ``{id, number, name}``."""
+    card_ids(value, found, CARD_KEYS, nested="stacks")
 
 
 class Probe:
@@ -63,7 +56,7 @@ class Secrets:
 
     def find(self, text: str, data: Any = None) -> list[str]:
         """The secrets named in a text, and (for a JSON channel) the secret card ids in its data."""
-        found = [label for label in self.labels.values() if label in text]
+        found = labels_in(text, self.labels.values())
         if data is not None:
             ids: set[int] = set()
             _card_ids(data, ids)

@@ -19,6 +19,7 @@ from pbem.table.talk import Talk
 
 LOOPBACK = webhooks.Policy(limit=3, allow_loopback=True)  # rows only: nothing is posted in the leak test
 LINE = re.compile(r"^(\d+)\. (.*)$")
+WHISPER = re.compile(r"zq\d+x\d+to\d+")  # the words of a private message, as ``Whispers.maybe_say`` makes them
 
 
 def add_hooks(service: Service, game_id: str, emails: list[str]) -> dict[int | None, str]:
@@ -56,7 +57,10 @@ class HookReader:
 
     def check_public(self, game_id: str) -> None:
         """Every event line the game's webhook posted is the public log's line of that event, word for word."""
-        public = {int(e["seq"]): e["text"] for e in self.service.log(game_id)}
+        if not self.unchecked:
+            return
+        first = min(seq for _, seq in self.unchecked)  # the log from there on: each line as the whole log has it
+        public = {int(e["seq"]): e["text"] for e in self.service.log(game_id, after_seq=first - 1)}
         for line, seq in self.unchecked:
             assert line.removesuffix(" (taken back)") == public[seq], f"the game webhook posted {line!r} at {seq}"
         self.unchecked.clear()
@@ -88,3 +92,9 @@ class Whispers:
 
     def hidden_from(self, seat: int | None) -> list[str]:
         return [w for w, readers in self.said.items() if seat not in readers]
+
+    @staticmethod
+    def found_in(text: str, words: list[str]) -> list[str]:
+        """Which of these words a text holds (read once for every whisper's words, not once a word)."""
+        said = set(WHISPER.findall(text)) if words else set()
+        return [w for w in words if w in said]
