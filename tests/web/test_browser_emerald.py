@@ -26,9 +26,9 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER), reason=MISSING)
 PLAYERS = [Player("alice@example.org", "Alice"), Player("bob@example.org", "Bob")]
 PREFER = ("markers", "claim", "assassinate", "place")
 SCREENSHOT = Path("/tmp/pbem-emerald-play-page.png")
-# The game is played to its end, as its owners may set it up (a data override): to 12 victory points, not 28, so that
-# the whole game through the pages takes minutes, not a quarter of an hour; every page and mail of it is the same.
-SHORTER = {"game": {"victory_target": {"2": 12, "3": 12, "4": 12, "5": 12}}}
+# The game is played to its end, as its owners may set it up (a data override): to 6 victory points, not 28, so that
+# the whole game through the pages takes 37 moves, not hundreds; every page and mail of it is the same.
+SHORTER = {"game": {"victory_target": {"2": 6, "3": 6, "4": 6, "5": 6}}}
 
 
 @pytest.fixture
