@@ -13,7 +13,8 @@ import ipaddress
 import re
 from email import policy
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -117,10 +118,18 @@ def find(name: str) -> Path:
 def mailbox() -> Any:
     mails = []
     for path in mail_files():
-        message = read_mail(path)
-        mails.append({"name": path.name, "to": unfolded(message, "To"), "subject": unfolded(message, "Subject"),
-                      "date": unfolded(message, "Date")})
+        stat = path.stat()
+        mails.append({"name": path.name, **listed(path, stat.st_mtime_ns, stat.st_size)})
     return render_template("web/dev_mail.html", mails=mails, folder=str(settings().mailbox))
+
+
+@lru_cache(maxsize=4096)
+def listed(path: Path, mtime_ns: int, size: int) -> dict[str, str]:
+    """A mail's line in the list: its headers only, read once while the file stays as it is (the list is read again
+    after every move, and a game's mailbox holds hundreds of mails)."""
+    with open(path, "rb") as handle:
+        message = BytesHeaderParser(policy=policy.default).parse(handle)
+    return {name.lower(): unfolded(message, name) for name in ("To", "Subject", "Date")}
 
 
 @bp.get("/mail/<name>")
