@@ -22,6 +22,35 @@ from pbem.service import Service
 os.environ.setdefault("PBEM_SYNCHRONOUS", "NORMAL")
 
 
+def _share_url_builders() -> None:
+    """Werkzeug compiles two small functions for every URL rule of every app (``Rule._compile_builder``: an AST
+    made and compiled, most of the 50 ms an app of this project costs); the tests make over a thousand apps of the
+    same rules, so each function is compiled once per process. The function is a plain one that reads the rule it
+    builds for from its first argument: it depends on the rule's text, its parts, its defaults (and their
+    converters) and on whether unknown arguments are appended, which make its key. Should werkzeug's inside differ,
+    the tests compile as werkzeug does."""
+    from werkzeug.routing.rules import Rule
+    original = Rule._compile_builder
+    built: dict[Any, Any] = {}
+
+    def shared(self: Any, append_unknown: bool = True) -> Any:
+        try:
+            key = (self.rule, tuple(self._trace), append_unknown,
+                   repr(sorted((self.defaults or {}).items())),
+                   repr(sorted((name, type(c).__qualname__, vars(c)) for name, c in self._converters.items())))
+        except (AttributeError, TypeError):
+            return original(self, append_unknown)
+        found = built.get(key)
+        if found is None:
+            found = built[key] = original(self, append_unknown)
+        return found
+
+    Rule._compile_builder = shared  # type: ignore[method-assign]
+
+
+_share_url_builders()
+
+
 @pytest.fixture(autouse=True)
 def _no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """An ERROR log during a test fails it."""
