@@ -25,8 +25,8 @@ def labels_in(text: str, labels: Iterable[str]) -> list[str]:
 
 
 def card_ids(value: Any, found: set[int], card_keys: tuple[str, ...], nested: str = "") -> None:
-    """Every card id in a JSON value: ints under one of ``card_keys`` (and in lists of lists under ``nested``, a
-    key whose lists hold lists of cards), and card faces ``{id, number, name}``; walked without recursion."""
+    """Every card id in a JSON value: ints under one of ``card_keys`` (and under any key of a map that is itself
+    under ``nested``, such as ``stacks`` by city), and card faces ``{id, number, name}``; walked without recursion."""
     keys = frozenset(card_keys)
     todo: list[tuple[Any, str]] = [(value, "")]
     while todo:
