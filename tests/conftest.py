@@ -29,8 +29,12 @@ def _share_url_builders() -> None:
     builds for from its first argument: it depends on the rule's text, its parts, its defaults (and their
     converters) and on whether unknown arguments are appended, which make its key. Should werkzeug's inside differ,
     the tests compile as werkzeug does."""
+    import inspect
+
     from werkzeug.routing.rules import Rule
-    original = Rule._compile_builder
+    original = getattr(Rule, "_compile_builder", None)
+    if original is None or list(inspect.signature(original).parameters) != ["self", "append_unknown"]:
+        return  # not the werkzeug this was written for: it compiles as it does
     built: dict[Any, Any] = {}
 
     def shared(self: Any, append_unknown: bool = True) -> Any:
