@@ -485,7 +485,10 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
     undone_by = next((e.seq for e in events if e.type == ACTIONS_UNDONE
                       and e.payload["from_seq"] <= seq <= e.payload["to_seq"]), None)
     before = replayer.fold(events[:first - 1]) if first > 1 else None
-    after = replayer.fold(events[:last])
+    undoes = any(e.type == ACTIONS_UNDONE for e in command)
+    # the rules are pure functions of an immutable state: the command folded onto the state before it gives the
+    # state after, but for an undo, which takes events before it out of the fold
+    after = replayer.fold(events[:last]) if before is None or undoes else replayer.fold(command, before)
     rules = replayer.rules_for(after.game_type)
     seat = command[0].cause.get("seat")
     views: dict[str, Any] = {}
@@ -496,7 +499,7 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
             "after": rules.view(after.game, who),
         }
     rule_check: str
-    if any(e.type == ACTIONS_UNDONE for e in command):
+    if undoes:
         rule_check = "an undo: checked against the undo rules when it was made"
     elif is_delivery(command):
         rule_check = "a record of the delivery layer (deadline, pause, standing order, ...): the rules see none of it"
@@ -505,7 +508,9 @@ def explain(replayer: Replayer, events: Sequence[Event], seq: int, seed: str | N
     elif seed is None:
         rule_check = "not checked: the seed is secret until the game ends"
     else:
-        effective_before = replayer.fold(effective(events[:first - 1])) if first > 1 else None
+        # with no undo before the command, every event before it counts: the state before is the effective one
+        effective_before = before if before is None or not any(e.type == ACTIONS_UNDONE for e in events[:first - 1]) \
+            else replayer.fold(effective(events[:first - 1]))
         problem = recheck_command(replayer, effective_before, command, seed)
         rule_check = problem or "accepted: the recorded action on the position before gives exactly these events"
     return {
