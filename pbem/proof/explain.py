@@ -18,6 +18,10 @@ class Auditor(logbook.Archive, Protocol):
     def players(self, game_id: str) -> list[dict[str, Any]]: ...
 
 
+HIDDEN = ("this event was hidden from you; you can audit your own moves and what was public (the organiser can audit "
+          "every move)")
+
+
 def explain(host: Auditor, game_id: str, seq: int, *, reader: int | None = None, organiser: bool = True,
             email: str | None = None) -> dict[str, Any]:
     """One event explained (``events.audit.explain``) for the organiser, or for the player at ``reader`` (their
@@ -28,16 +32,19 @@ def explain(host: Auditor, game_id: str, seq: int, *, reader: int | None = None,
     address, but not the players' private words (messages to some of them, notes, standing orders).
     """
     state = host.load(game_id)
+    since = replacing.since_seq(host.store, game_id, reader) if reader is not None and not organiser else 0
+    who = reading.ORGANISER if organiser else reading.Reader(seat=reader, since=since, email=email)
+    if not organiser and seq >= 1:  # refused before the game is read whole (the end, if any, is in the state)
+        alone = host.store.read(game_id, seq - 1, seq)
+        if alone and not reading.reads_payload(who, alone[0], state.ended):
+            raise ServiceError(HIDDEN)
     events = host.store.read(game_id)
     if not 1 <= seq <= len(events):
         raise NotFound(f"there is no event {seq}; this game has events 1 to {len(events)}")
     target = events[seq - 1]
     ended = any(e.type == GAME_ENDED for e in events)
-    since = replacing.since_seq(host.store, game_id, reader) if reader is not None and not organiser else 0
-    who = reading.ORGANISER if organiser else reading.Reader(seat=reader, since=since, email=email)
     if not organiser and not reading.reads_payload(who, target, ended):
-        raise ServiceError("this event was hidden from you; you can audit your own moves and what was public "
-                           "(the organiser can audit every move)")
+        raise ServiceError(HIDDEN)
     found = audit.explain(host.kernel.replayer, events, seq, host.kernel.seed(game_id))
     command = [e for e in events if e.cause.get("command") == target.cause.get("command")] or [target]
     game = reading.Game(ended, host.kernel.seed(game_id) if state.salted or state.causes_salted else None,
