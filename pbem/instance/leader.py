@@ -22,6 +22,12 @@ log = logging.getLogger(__name__)
 LEADER_KEY = 0x7062656D5343  # "pbemSC"
 
 
+# Who holds the lock in this database (an advisory lock is the database's own: one server may hold several).
+HOLDER = ("SELECT a.application_name, a.client_addr FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+          "WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = %s "
+          "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())")
+
+
 class LeaderLock:
     """The advisory lock on a connection of its own (not from the pool: the lock lives as long as it)."""
 
@@ -32,6 +38,7 @@ class LeaderLock:
         self._held = threading.Event()
         self._stop = threading.Event()
         self._keeper: threading.Thread | None = None
+        self._turn = threading.Lock()  # a take and a release one after the other, never interleaved
 
     @property
     def held(self) -> bool:
@@ -40,6 +47,12 @@ class LeaderLock:
     def try_acquire(self) -> bool:
         """Take the lock if it is free; False if another process holds it or the database cannot be reached."""
         import psycopg
+        with self._turn:
+            if self._stop.is_set():  # released: a waiting thread must not take the lock after that
+                return False
+            return self._try_acquire(psycopg)
+
+    def _try_acquire(self, psycopg: Any) -> bool:
         try:
             if self._conn is None or self._conn.closed or self._conn.broken:
                 self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=10,
@@ -70,9 +83,7 @@ class LeaderLock:
             import psycopg
             with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
                 row = conn.execute(
-                    "SELECT a.application_name, a.client_addr FROM pg_locks l JOIN pg_stat_activity a "
-                    "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted AND "
-                    "((l.classid::bigint << 32) | l.objid::bigint) = %s", (LEADER_KEY,)).fetchone()
+                    HOLDER, (LEADER_KEY,)).fetchone()
             return f"{row[0] or 'a process'}" if row else "another process"
         except Exception:  # only a message: never fail for it
             return "another process"
@@ -114,4 +125,10 @@ class LeaderLock:
         self._stop.set()
         if self._keeper is not None:
             self._keeper.join(timeout=self.poll_seconds + 5)
-        self._drop()
+        with self._turn:
+            if self._held.is_set():  # unlocked before the connection closes: the server ends a session only after
+                try:                 # its client has gone, and a waiting worker should not wait for that
+                    self._conn.execute("SELECT pg_advisory_unlock(%s)", (LEADER_KEY,))
+                except Exception:  # the connection is gone already, and the lock with it
+                    pass
+            self._drop()
