@@ -145,15 +145,16 @@ def pg_database(pg_server: Any) -> Iterator[str]:
 def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
     """The engine a delivery test runs on: SQLite (None: the instance's own file), then PostgreSQL.
 
-    On PostgreSQL: a fresh database on the session's server, with pbem's tables made; ``make_settings`` and every
-    process the test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
+    On PostgreSQL: a database on the session's server with pbem's tables and nothing in them (a copy of a template,
+    or one an earlier test gave back and that was emptied: ``tests/pg.py``); ``make_settings`` and every process the
+    test starts (``PBEM_DATABASE``) use it. Tests that take it run once per engine.
     """
     import delivery
     if request.param == "sqlite":
         yield None
         return
     server = request.getfixturevalue("pg_server")
-    name = server.create_database(tables=True)
+    name = server.take_database()
     url = server.url(name)
     patch = pytest.MonkeyPatch()  # its own: a test's monkeypatch.undo() must not take the engine away
     patch.setattr(delivery, "DATABASE", url)
@@ -165,7 +166,7 @@ def database(request: pytest.FixtureRequest) -> Iterator[str | None]:
         patch.undo()
         from events import pgstore
         pgstore.close_shared()
-        server.drop_database(name)
+        server.give_back(name)
 
 
 @pytest.fixture
