@@ -214,11 +214,6 @@ def turn_label(game_type: Any, view: Any) -> str | None:
     return str(words) if words else None
 
 
-def short_text(text: str, n: int) -> str:
-    """``text`` in at most ``n`` characters, cut with an ellipsis (for labels on a drawn board)."""
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def wrap_text(text: str, indent: str) -> list[str]:
     """``text`` in lines of at most 78 columns (its own leading spaces kept), the next ones indented: the text
     boards of mails."""
