@@ -56,18 +56,6 @@ class Hidden:
         self._open_pools: tuple[list[Pool], list[Pool]] | None = None
         self._open_stale = False
 
-    def copy(self) -> Hidden:
-        new = Hidden()
-        twins = {id(p): _copy_pool(p) for p in self.pools}
-        new.pools = [twins[id(p)] for p in self.pools]
-        new.pool_of = {t: twins[id(p)] for t, p in self.pool_of.items()}
-        new.bound = dict(self.bound)
-        new._count = self._count
-        new._choices = {}
-        new._open_pools = None
-        new._open_stale = False
-        return new
-
     # --- making placeholders --------------------------------------------------------------
 
     def pool(self, items: Iterable[Any]) -> Pool:
@@ -191,9 +179,3 @@ class Hidden:
         self._open_stale = False
         return self._open_pools[1]
 
-
-def _copy_pool(pool: Pool) -> Pool:
-    new = Pool(pool.items)
-    new.tokens = pool.tokens
-    new.open = pool.open
-    return new
