@@ -28,7 +28,7 @@ class Ctx:
         self.s = state
         self.rng = rng
         self.events: list[NewEvent] = []
-        self.p: dict[str, Any] = state.pend()
+        self.p: dict[str, Any] = state.pend_to_change()
 
     def emit(self, name: str, payload: Mapping[str, Any], to: int | None = None, *,
              server: bool = False, reveals: bool = False) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Mapping, TypeVar
 
 from pbem.games.nanty.data import Catalog
 from pbem.games.nanty.readings import Readings
@@ -19,6 +19,8 @@ def replace(obj: T, **changes: Any) -> T:
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
     new.__dict__.pop("_public_view", None)
+    if "pending" in changes:
+        new.__dict__.pop("_pend", None)
     return new
 
 
@@ -74,6 +76,7 @@ class State:
         """What a snapshot keeps: the fields, without the cache of the public view."""
         kept = dict(self.__dict__)
         kept.pop("_public_view", None)
+        kept.pop("_pend", None)
         return kept
 
     # --- small readers -------------------------------------------------------------------
@@ -82,7 +85,15 @@ class State:
     def n(self) -> int:
         return len(self.players)
 
-    def pend(self) -> dict[str, Any]:
+    def pend(self) -> Mapping[str, Any]:
+        """The turn's bookkeeping, to read (never to change: it is decoded once per ``pending`` text and shared by
+        every state that keeps it; ``pend_to_change`` gives a copy of one's own)."""
+        found: Mapping[str, Any] | None = self.__dict__.get("_pend")
+        if found is None:
+            found = self.__dict__["_pend"] = self.pend_to_change()
+        return found
+
+    def pend_to_change(self) -> dict[str, Any]:
         return json.loads(self.pending) if self.pending else {}
 
     def ai(self, area: str) -> int:
