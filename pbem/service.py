@@ -11,6 +11,7 @@ from events.handling import Cause, CommandResult, Kernel, StaleCommand
 from events.replay import CorruptLog, GameNotFound, GameState
 from events.rules import Action, InvalidAction, Rules
 from events.store import Row
+from pbem.bots import pilot
 from pbem.errors import GameDamaged, NotFound, ServiceError
 from pbem.games import all_games
 from pbem.instance import config as config_module
@@ -19,11 +20,9 @@ from pbem.instance.links import Links
 from pbem.instance.players import Player, player_id
 from pbem.instance.statecache import StateCache
 from pbem.organising import muster, organisers, positions
-from pbem.post import held, owed_mail, people, reminders, talk_mail, webhooks
-from pbem.post import tables as post_tables
+from pbem.post import held, owed_mail, people, reminders, tables as post_tables, talk_mail, webhooks
 from pbem.post.notify import Notifier
-from pbem.proof import explain, logbook, records, shown
-from pbem.proof import replay as replay_module
+from pbem.proof import explain, logbook, records, replay as replay_module, shown
 from pbem.table import deadlines, naming, orders, readmodels, seatlife, talk, undo_requests
 from pbem.table.delivery import DELIVERY_EVENT_TYPES, WEBHOOK_EVENT_TYPES
 
@@ -57,6 +56,7 @@ class Service:
         self.reminders = sorted(float(r) for r in reminders)
         self.undo_request_hours = undo_request_hours
         self.states = StateCache()  # the latest states loaded, each used only while the store ends where it does
+        self.pilot = pilot.autopilot_move  # a seat on autopilot is played by its game's bot (``pbem.bots.pilot``)
         self.settings: config_module.Settings | None = None  # the instance's, when opened from them (``open``)
         self.defer_mail = False  # True: a command's mails are composed by the worker, not after it (``pbem.post.owed_mail``)
         self._owing: set[str] = set()  # games whose last command owes mails

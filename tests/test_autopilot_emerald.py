@@ -1,4 +1,5 @@
-"""Autopilot and resignation in a seeded game of A Study in Emerald: the game still ends, and verifies."""
+"""Autopilot and resignation in a seeded game of A Study in Emerald: the computer player plays the seats, the game
+still ends, and verifies."""
 
 from __future__ import annotations
 
@@ -47,6 +48,8 @@ def test_a_seat_on_autopilot_and_a_resigned_one_play_on_to_the_end(tmp_path: Pat
         assert [e.payload["seat"] for e in events if e.type == SEAT_RESIGNED] == [2]
         played = {e.payload["seat"] for e in events if e.type == AUTOPILOT_PLAYED}
         assert played == {1, 2}
+        # the game's computer player chose every move the scheduler made for them (``pbem.bots.pilot``)
+        assert {e.payload.get("bot") for e in events if e.type == AUTOPILOT_PLAYED} == {"greedy 1"}
         report = service.verify(game)
         assert report.ok, report.failure
     finally:

@@ -5,9 +5,11 @@
   (``autopilot_after``, default 3) the time-out's command also puts the seat on autopilot
   (``pbem.AutopilotOn``, told to the table), and the organiser, if the game has an address for one, is
   mailed to find a substitute.
-* A seat on autopilot is answered at once: the scheduler plays its prompt's default (``tick``), as a
-  time-out would, recording ``pbem.AutopilotPlayed`` in the same command; verification checks that
-  the seat was on autopilot then (``check_command``).
+* A seat on autopilot is answered at once (``tick``): the scheduler plays the move its game's computer player
+  chooses from what the seat may know (``pbem.bots.pilot``, through the service), or the prompt's default in a
+  game without one, recording ``pbem.AutopilotPlayed`` (with the bot's name and version) in the same command;
+  verification checks that the seat was on autopilot then and that the move was legal, not that a bot would
+  choose it again (``check_command``).
 * The player comes back by acting, or by asking for their seat back (``take_back``): ``pbem.AutopilotOff``.
 * A player may resign (``resign``): the seat follows the game's rule for resignations, the rules'
   optional ``resignation`` attribute. None of the built-in games' rulebooks lets a player leave (every
@@ -21,11 +23,12 @@ gave the seat its current player), written with the events.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from events.envelope import SCHEDULER, Event, NewEvent, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
 from events.replay import GameState
+from events.schema import GAME_ENDED
 from events.rules import IllegalAction
 from events.store import Row, SQLiteEventStore
 from pbem.table.delivery import TIMED_OUT, check_scheduled
@@ -170,22 +173,36 @@ def due(store: SQLiteEventStore) -> list[dict[str, Any]]:
         "AND g.paused_at IS NULL ORDER BY d.due_at")
 
 
-class _WithAutopilot:
-    """The service's hooks, with the ``pbem.AutopilotPlayed`` that says why the scheduler moved."""
+class Piloted(Host, Protocol):
+    """The service as the autopilot uses it: a ``Host`` that also gives the move for a seat on autopilot."""
 
-    def __init__(self, service: Host, seat: int, action: dict[str, Any]) -> None:
-        self.service, self.seat, self.action = service, seat, action
+    # (store, rules, state, seat, the prompt's default) -> the action, and the bot that chose it ("greedy 1") or None
+    # for the default (``pbem.bots.pilot``, which sits above this floor: the service hands it over)
+    pilot: Callable[..., tuple[dict[str, Any], str | None]]
+
+
+class _WithAutopilot:
+    """The service's hooks, with the ``pbem.AutopilotPlayed`` that says why the scheduler moved (and which computer
+    player chose the move, if one did)."""
+
+    def __init__(self, service: Host, seat: int, action: dict[str, Any], bot: str | None = None) -> None:
+        self.service, self.seat, self.action, self.bot = service, seat, action, bot
 
     def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-        return [NewEvent(AUTOPILOT_PLAYED, {"seat": self.seat, "action": self.action}, actor=SCHEDULER)
-                ] + self.service.follow(before, after, events)
+        if after.ended:  # nothing is recorded after a game's end: the move that ended it goes without its record
+            return self.service.follow(before, after, events)
+        played: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.bot is not None:
+            played["bot"] = self.bot
+        return [NewEvent(AUTOPILOT_PLAYED, played, actor=SCHEDULER)] + self.service.follow(before, after, events)
 
     def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
         return self.service.rows(before, after, events)
 
 
-def play_for(service: Host, game_id: str, seat: int) -> CommandResult | None:
-    """Play the default for a seat on autopilot; None if it no longer applies.
+def play_for(service: Piloted, game_id: str, seat: int) -> CommandResult | None:
+    """Play for a seat on autopilot: the move its game's computer player chooses from what the seat may know
+    (``service.pilot``), or the prompt's default in a game without one; None if autopilot no longer applies.
 
     The state is loaded first and the seat's status read after it, and the append expects the state's seq
     with no retry: if the player came back (or another worker played) meanwhile, the append fails, so two
@@ -197,10 +214,11 @@ def play_for(service: Host, game_id: str, seat: int) -> CommandResult | None:
     prompt = service.kernel.rules(state).prompts(state.game).get(seat)
     if prompt is None or prompt.default is None:
         return None
-    action = dict(prompt.default)
+    rules = service.kernel.rules(state)
+    action, bot = service.pilot(service.store, rules, state, seat, prompt.default)
     return service.kernel.execute(game_id, seat, action, expected_seq=state.seq, actor=SCHEDULER, retries=0,
                                   state=state, cause=Cause("autopilot", {}),
-                                  hooks=_WithAutopilot(service, seat, action))
+                                  hooks=_WithAutopilot(service, seat, action, bot))
 
 
 # ---- coming back, resigning ----------------------------------------------------------------
@@ -242,16 +260,18 @@ def resign(service: Host, game_id: str, seat: int, *, cause: Cause) -> CommandRe
 
 def check_command(history: Sequence[Event], command: Sequence[Event]) -> str | None:
     """Why a command cannot be honest, or None: an autopilot move must be for a seat on autopilot then, with
-    its ``pbem.AutopilotPlayed`` naming that seat and action; any other scheduler move is a time-out
-    (``pbem.table.delivery.check_scheduled``)."""
+    its ``pbem.AutopilotPlayed`` naming that seat and action (but for the move that ended the game: nothing is
+    recorded after the end); any other scheduler move is a time-out (``pbem.table.delivery.check_scheduled``)."""
     first = command[0]
     played = [e for e in command if e.type == AUTOPILOT_PLAYED]
     if first.cause.get("via") != "autopilot" and not played:
         return check_scheduled(history, command)
-    if first.cause.get("actor") != SCHEDULER or "action" not in first.cause or len(played) != 1:
+    ends = any(e.type == GAME_ENDED for e in command)  # the move that ended the game has no record after the end
+    if first.cause.get("actor") != SCHEDULER or "action" not in first.cause or len(played) != (0 if ends else 1):
         return "an autopilot move without its record, or a record without the scheduler's move"
     seat = first.cause.get("seat")
-    if played[0].payload["seat"] != seat or dict(played[0].payload["action"]) != dict(first.cause["action"]):
+    if played and (played[0].payload["seat"] != seat
+                   or dict(played[0].payload["action"]) != dict(first.cause["action"])):
         return "the autopilot record names another player or another action than the move the scheduler made"
     on = False
     for event in history:

@@ -79,6 +79,7 @@ class SeatReasonSchema(Schema):
 class AutopilotPlayedSchema(Schema):
     seat = fields.Integer(required=True, strict=True)
     action = fields.Dict(required=True)
+    bot = fields.String(validate=validate.Length(min=1, max=60))  # the computer player that chose it; none: the default
 
 
 class SeatReplacedSchema(Schema):
@@ -200,10 +201,12 @@ def describe(event: Event, names: Sequence[str], seat: int | None = None, own_re
                 "cancelled": f"{name(p['seat'])} will not be away after all",
                 "replaced": f"{name(p['seat'])}'s absence ends with the change of player"}[p["how"]]
     if event.type == AUTOPILOT_ON:
-        return f"{name(p['seat'])} is on autopilot ({p['reason']}): the default is played for them at once"
+        return f"{name(p['seat'])} is on autopilot ({p['reason']}): their moves are played for them at once"
     if event.type == AUTOPILOT_OFF:
         return f"{name(p['seat'])} is off autopilot ({p['reason']})"
     if event.type == AUTOPILOT_PLAYED:
+        if p.get("bot"):
+            return f"the computer ({str(p['bot']).split()[0]}) played for {name(p['seat'])} (autopilot)"
         return f"the default was played for {name(p['seat'])} (autopilot)"
     if event.type == SEAT_RESIGNED:
         return f"{name(p['seat'])} resigned ({p['reason']})"

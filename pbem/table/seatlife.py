@@ -68,7 +68,7 @@ def seat_command(service: Host, game_id: str, seat: int, what: str, *, cause: Ca
     raise ServiceError(f"unknown seat command {what!r}: back, take-back or resign")
 
 
-def tick(service: Host, now: datetime, limit: int = 200) -> tuple[int, int]:
+def tick(service: autopilot.Piloted, now: datetime, limit: int = 200) -> tuple[int, int]:
     """The scheduler's run: start and end the absences due, then play at once for the seats on autopilot
     (again while a seat on autopilot is asked again, up to ``limit`` moves). Returns both counts."""
     changed = away.tick(service, now)
