@@ -10,21 +10,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 
 from pbem.instance.leader import HOLDER, LEADER_KEY, LeaderLock
 from pbem.scheduler import SchedulerRunning, scheduler_lock
-
-
-def until(check: Callable[[], bool], seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
+from test_pg_nodes import until
 
 
 @pytest.fixture
