@@ -96,8 +96,9 @@ def follow(store: SQLiteEventStore, after: GameState[Any], events: list[Event]) 
     if cause.get("actor") == SCHEDULER and cause.get("via") == "scheduler" and "deadline" in cause:
         limit = after_misses(after.config.options)
         if limit and not held["autopilot"] and not held["away"] and held["missed"] + 1 >= limit:
-            drafts.append(NewEvent(AUTOPILOT_ON, {"seat": seat, "reason": f"{held['missed'] + 1} deadlines missed "
-                                                                          "in a row"}, actor=SCHEDULER))
+            missed = held["missed"] + 1
+            drafts.append(NewEvent(AUTOPILOT_ON, {"seat": seat, "reason": f"{missed} deadline{'s' if missed > 1 else ''} "
+                                                                          "missed in a row"}, actor=SCHEDULER))
     elif (cause.get("actor") == seat_actor(seat) and cause.get("via") != "standing-order" and held["autopilot"]
           and not after.ended):  # the player's own move; a standing order answering for them is not their return
         drafts.append(NewEvent(AUTOPILOT_OFF, {"seat": seat, "reason": "their player is back and acted"}))
