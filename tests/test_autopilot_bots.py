@@ -18,6 +18,7 @@ import pytest
 from delivery import ANN, BEN, make_settings
 from events.handling import Cause
 from pbem.bots import pilot
+from pbem.bots.knowledge import knowledge_of
 from pbem.service import Service
 from pbem.table import seatlife
 from pbem.table.seat_events import AUTOPILOT_PLAYED
@@ -102,7 +103,7 @@ def test_a_bot_that_fails_gives_the_default_and_says_so(service: Service, monkey
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a sampler's slip")
-    monkeypatch.setattr(pilot, "bot_move", broken)
+    monkeypatch.setattr(pilot, "choose", broken)
     with caplog.at_level(logging.WARNING, logger="pbem.bots.pilot"):
         assert seatlife.tick(service, datetime.now(timezone.utc))[1] == 1
     [move] = played(service, game)
@@ -119,3 +120,19 @@ def test_a_game_without_a_computer_player_gets_the_default(service: Service) -> 
     game = on_autopilot(service, 0)
     assert seatlife.tick(service, datetime.now(timezone.utc))[1] == 1
     assert played(service, game) == [{"seat": 0, "action": {"kind": "pass"}}]
+
+
+def test_a_kept_seat_moves_as_a_seat_read_afresh(service: Service) -> None:
+    game = on_autopilot(service, 0)
+    for _ in range(3):  # the kept seat reads only the events since its last decision
+        assert seatlife.tick(service, datetime.now(timezone.utc))[1] == 1
+        until_asked(service, game, 0)
+    state = service.load(game)
+    rules = service.kernel.rules(state)
+    default = rules.prompts(state.game)[0].default
+    kept = pilot.autopilot_move(service.store, rules, state, 0, default)
+    assert pilot._seats[(game, 0)].seq == state.seq
+    assert pilot._seats[(game, 0)].known == knowledge_of(rules, state.rules_version, state.config,
+                                                         service.store.read(game), state.game, 0)
+    pilot._seats.clear()  # as after a restart: the whole log read again
+    assert pilot.autopilot_move(service.store, rules, state, 0, default) == kept

@@ -11,8 +11,13 @@ from typing import Any, Sequence
 
 from events.envelope import Event
 from events.rules import GameConfig, Rules
-from pbem.bots.knowledge import knowledge_of
+from pbem.bots.knowledge import Knowledge, knowledge_of
 from pbem.bots.play import Bot, Choice
+
+
+def choose(bot: Bot, known: Knowledge, seed: str) -> Choice:
+    """``bot``'s move from a seat's ``known``, its randomness seeded by ``seed`` alone."""
+    return bot.choose(known, random.Random(seed))
 
 
 def bot_move(bot: Bot, rules: Rules[Any], rules_version: str, config: GameConfig, events: Sequence[Event],
@@ -20,5 +25,4 @@ def bot_move(bot: Bot, rules: Rules[Any], rules_version: str, config: GameConfig
     """``bot``'s move for ``seat``: one of its legal actions, with the reason in words and the bot's name and
     version. The same knowledge and the same ``seed`` give the same move (a search bounded by iterations, not by
     time)."""
-    known = knowledge_of(rules, rules_version, config, events, game, seat)
-    return bot.choose(known, random.Random(seed))
+    return choose(bot, knowledge_of(rules, rules_version, config, events, game, seat), seed)

@@ -1,9 +1,9 @@
 """Autopilot with a computer player: a seat on autopilot is played by its game's bot, not by the prompt's default.
 
 The scheduler's autopilot (``pbem.table.autopilot``) asks ``autopilot_move`` for the seat's move (the service
-composes the two). The bot is given only what the seat may know (``pbem.bots.move.bot_move``: the seat's view, the
-log as it reads it, its legal actions); its randomness is seeded by the game and the position, never by the game's
-secret seed. A game without a computer player, or a bot that fails, gets the prompt's default, as before.
+composes the two). The bot is given only what the seat may know (``pbem.bots.knowledge.knowledge_of``: the seat's
+view, the log as it reads it, its legal actions); its randomness is seeded by the game and the position, never by
+the game's secret seed. A game without a computer player, or a bot that fails, gets the prompt's default, as before.
 """
 
 from __future__ import annotations
@@ -11,32 +11,64 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from events.replay import GameState
 from events.rules import Rules
+from events.schema import ACTIONS_UNDONE
 from events.store import EventStore
 from pbem.bots.duel import level_bot
 from pbem.bots.games import NoBot, game_bot
-from pbem.bots.move import bot_move
+from pbem.bots.knowledge import Knowledge, knowledge_of
+from pbem.bots.move import choose
 from pbem.bots.play import Bot
 
 LEVEL = "greedy"  # the best position right after the move: quick, and no worse a player than the default
-KEPT = 64  # the bots kept, one per game and seat: each carries its fold of the log to the seat's next decision
+KEPT = 64  # the seats kept, one per game and seat: each carries its reading of the log to the seat's next decision
 log = logging.getLogger(__name__)
-_bots: OrderedDict[tuple[str, int], Bot] = OrderedDict()
+
+
+@dataclass
+class _Seat:
+    """A seat's bot and what it knew at its last decision, as of the event ``seq`` whose hash is ``hash``."""
+
+    bot: Bot
+    known: Knowledge | None = None
+    seq: int = 0
+    hash: str = ""
+
+
+_seats: OrderedDict[tuple[str, int], _Seat] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _bot(game_id: str, seat: int) -> Bot:
-    """The seat's bot, kept from its last decision: its sampler folds only the events since (it folds the log
-    afresh when the log does not go on from what it folded: ``pbem.bots.skeleton.Worlds``)."""
+def _seat(game_id: str, seat: int) -> _Seat:
+    """The seat's bot and knowledge, kept from its last decision: only the events since are read and folded (the
+    bot's sampler, ``pbem.bots.skeleton.Worlds``, likewise)."""
     key = (game_id, seat)
-    found = _bots.pop(key, None) or level_bot(LEVEL)
-    _bots[key] = found
-    while len(_bots) > KEPT:
-        _bots.popitem(last=False)
+    found = _seats.pop(key, None) or _Seat(level_bot(LEVEL))
+    _seats[key] = found
+    while len(_seats) > KEPT:
+        _seats.popitem(last=False)
     return found
+
+
+def _knowledge(kept: _Seat, store: EventStore, rules: Rules[Any], state: GameState[Any], seat: int) -> Knowledge:
+    """What ``seat`` knows in ``state``: the kept knowledge and the events after it when the log goes on from it
+    (the same chain, nothing undone since), else the whole log read again."""
+    fresh = store.read(state.game_id, kept.seq, state.seq) if kept.known and kept.seq <= state.seq else []
+    goes_on = kept.known is not None and kept.seq <= state.seq and bool(kept.known.events) and (
+        not fresh or fresh[0].prev_hash == kept.hash) and not any(e.type == ACTIONS_UNDONE for e in fresh)
+    if goes_on:
+        known = knowledge_of(rules, state.rules_version, state.config, fresh, state.game, seat, before=kept.known)
+    else:
+        fresh = store.read(state.game_id, 0, state.seq)
+        known = knowledge_of(rules, state.rules_version, state.config, fresh, state.game, seat)
+    if fresh:
+        kept.seq, kept.hash = fresh[-1].seq, fresh[-1].hash
+    kept.known = known
+    return known
 
 
 def autopilot_move(store: EventStore, rules: Rules[Any], state: GameState[Any], seat: int,
@@ -48,13 +80,13 @@ def autopilot_move(store: EventStore, rules: Rules[Any], state: GameState[Any], 
         return dict(default), None
     try:
         with _lock:
-            choice = bot_move(_bot(state.game_id, seat), rules, state.rules_version, state.config,
-                              store.read(state.game_id, 0, state.seq), state.game, seat,
-                              f"autopilot.{state.game_id}.{state.seq}")
+            kept = _seat(state.game_id, seat)
+            choice = choose(kept.bot, _knowledge(kept, store, rules, state, seat),
+                            f"autopilot.{state.game_id}.{state.seq}")
     except Exception:  # a sampler's slip must not stop the game: the default, as before there were bots
         log.warning("the %s bot failed for seat %s of game %s at event %s: the default is played", LEVEL, seat,
                     state.game_id, state.seq, exc_info=True)
         with _lock:
-            _bots.pop((state.game_id, seat), None)
+            _seats.pop((state.game_id, seat), None)
         return dict(default), None
     return dict(choice.action), f"{choice.bot} {choice.version}"
