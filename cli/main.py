@@ -100,13 +100,22 @@ def _key_value(values: tuple[str, ...]) -> dict[str, Any]:
                                                "(default allowance:14).")
 @click.option("--autopilot-after", type=int, default=None,
               help="Missed deadlines in a row that put a seat on autopilot (default 3; 0: never).")
+@click.option("--autopilot-bot", default=None, metavar="LEVEL",
+              help="The computer player that plays a seat on autopilot: random, greedy (the default) or search.")
+@click.option("--bot", "bots", multiple=True, metavar="LEVEL",
+              help="A seat played by the computer from the start (random, greedy or search); once per seat, after "
+                   "the players.")
 @click.pass_context
 def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], title: str | None, seed: str | None,
              options: tuple[str, ...], data_file: Any, position_file: Any, organiser: str | None,
-             vacation: str | None, autopilot_after: int | None) -> None:
-    """Create a game and print its id; with --position, begun from that position (checked by the game first).
+             vacation: str | None, autopilot_after: int | None, autopilot_bot: str | None,
+             bots: tuple[str, ...]) -> None:
+    """Create a game and print its id; with --position, begun from that position (checked by the game first);
+    with --bot, a practice game against the computer.
 
     Example: pbem game new emerald --title 'Friday game' --player 'Alice <alice@example.org>' --player bob@example.org
+
+    Example: pbem game new nanty --player 'Ann <ann@example.org>' --bot search --bot random
     """
     position = read_position(position_file) if position_file else None
     with open_service(ctx) as service:
@@ -115,7 +124,7 @@ def game_new(ctx: click.Context, game_type: str, players: tuple[str, ...], title
         except json.JSONDecodeError as err:
             raise click.ClickException(f"{data_file.name} is not JSON: {err}") from None
         chosen = {**organisers.chosen_options(game_type, _key_value(options)),
-                  **seat_options(vacation, autopilot_after)}
+                  **seat_options(vacation, autopilot_after, autopilot_bot, bots, len(players))}
         result = service.create_game(game_type, [Player.parse(p) for p in players], seed=seed,
                                      options=chosen, data_override=override, position=position, title=title,
                                      organiser=Player.parse(organiser).email if organiser else None)

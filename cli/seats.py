@@ -8,16 +8,18 @@ import click
 
 from cli.common import open_service
 from events.handling import Cause
-from pbem.table import seatlife
+from pbem.table import botseats, seatlife
 from pbem.table.autopilot import organiser_of
 from pbem.table.seat_events import when
 from pbem.service import Player, Service, ServiceError
 
 
-def seat_options(vacation: str | None, autopilot_after: int | None) -> dict[str, Any]:
-    """``pbem game new``'s ``--vacation`` and ``--autopilot-after`` as game options."""
+def seat_options(vacation: str | None, autopilot_after: int | None, autopilot_bot: str | None = None,
+                 bots: tuple[str, ...] = (), humans: int = 0) -> dict[str, Any]:
+    """``pbem game new``'s ``--vacation``, ``--autopilot-after``, ``--autopilot-bot`` and ``--bot`` as game options."""
     try:
-        return seatlife.options(vacation, autopilot_after)
+        return {**seatlife.options(vacation, autopilot_after, autopilot_bot),
+                **botseats.options(None, bots, humans)}
     except ServiceError as err:
         raise click.BadParameter(str(err)) from None
 
@@ -30,12 +32,15 @@ def seat_lines(service: Service, game_id: str) -> list[str]:
              "note: this game has no organiser address, so nobody is mailed to find a substitute for a seat on "
              "autopilot",
              f"vacations: {found['vacation_words']}; autopilot after "
-             + (f"{found['autopilot_after']} missed deadlines in a row" if found["autopilot_after"] else "never")]
+             + (f"{found['autopilot_after']} missed deadlines in a row" if found["autopilot_after"] else "never")
+             + f"; the autopilot's computer player: {found['autopilot_bot']}"]
     for seat in found["seats"]:
         for absence in seat["away"]:
             lines.append(f"{seat['name']} {'is' if absence['running'] else 'will be'} away from "
                          f"{when(absence['from'])} until {when(absence['until'])}")
-        if seat["autopilot"]:
+        if seat["bot"]:
+            lines.append(f"{seat['name']} is played by the computer ({seat['bot']})")
+        elif seat["autopilot"]:
             lines.append(f"{seat['name']} is on autopilot" + (" (resigned)" if seat["resigned"] else ""))
     return lines
 

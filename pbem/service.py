@@ -23,7 +23,7 @@ from pbem.organising import muster, organisers, positions
 from pbem.post import held, owed_mail, people, reminders, tables as post_tables, talk_mail, webhooks
 from pbem.post.notify import Notifier
 from pbem.proof import explain, logbook, records, replay as replay_module, shown
-from pbem.table import deadlines, naming, orders, readmodels, seatlife, talk, undo_requests
+from pbem.table import botseats, deadlines, naming, orders, readmodels, seatlife, talk, undo_requests
 from pbem.table.delivery import DELIVERY_EVENT_TYPES, WEBHOOK_EVENT_TYPES
 
 _READY: set[str] = set()  # the databases whose tables this process made
@@ -115,30 +115,21 @@ class Service:
                     organiser: str | None = None, position: Mapping[str, Any] | None = None,
                     title: str | None = None) -> CommandResult:
         """Create a game; ``title`` names it (``pbem.table.naming``: by default after the game and its players);
-        ``position``: begun from it (checked by the game), not from a new deal.
+        ``position``: begun from it (checked by the game), not from a new deal; the ``bots`` option's seats come
+        after ``players`` (``pbem.table.botseats``).
 
-        :raises ServiceError: two players with one address, or a name that is not one line of plain words.
+        :raises ServiceError: two players with one address, a name that is not one line of plain words, bad bots.
         """
+        players = botseats.seated(players, options)
         emails = [p.email for p in players]
         if len(set(emails)) != len(emails):
             raise ServiceError("each player must have a different email address")
         rules = self.kernel.games.get(game_type)
         options = naming.named(self.store, game_type, title, rules.title if rules is not None else None,
                                [p.name for p in players], options)
-
-        service = self
-
-        class WithSeats:  # the service's hooks, and the game's seats and players
-            def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-                return service.follow(before, after, events)
-
-            def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
-                seats, table = readmodels.seat_rows(after.game_id, players, organiser)
-                return seats + service.rows(before, after, events, table)
-
         return self.kernel.create(game_type, [p.name for p in players], options=options,
                                   data_override=data_override, seed=seed, game_id=game_id, cause=cause,
-                                  hooks=WithSeats(), position=position)
+                                  hooks=readmodels.WithSeats(self, players, organiser), position=position)
 
     def position(self, game_id: str, at: int | None = None) -> str:
         """The whole position after event ``at`` as TOML, every secret in it (``pbem.organising.positions``)."""

@@ -22,7 +22,7 @@ from events.store import SQLiteEventStore, write_row
 from pbem.instance.database import open_address
 from pbem.post.claims import claim_due
 from pbem.post.mail.dispatch import dispatch, status
-from pbem.post.mail.outbox import OUTBOX, mail_row, draft_of
+from pbem.post.mail.outbox import OUTBOX, mail_rows, draft_of
 from pbem.post.mail.transport import SMTPTransport
 from pbem.service import Service
 
@@ -50,7 +50,7 @@ def queue_mails(service: Service, count: int) -> set[str]:
     rows = []
     for n in range(count - 1):
         message_id = f"<copy{n}.{game}@localhost>"
-        rows.append(mail_row(game_id=game, seat=0, to_addr=ANN.email, kind="turn", subject=first["subject"],
+        rows.extend(mail_rows(game_id=game, seat=0, to_addr=ANN.email, kind="turn", subject=first["subject"],
                              message_id=message_id, draft={**draft, "message_id": message_id}, now=now))
     with service.store.transaction() as conn:
         for row in rows:

@@ -13,7 +13,9 @@ posts and the record. Nothing they may not read may appear:
 - a private note's words but to its writer; a sealed note's but to its writer until the end;
 - a standing order (its answer, or a line that one was set) but to its owner;
 - the words of a command (as typed and parsed, its channel, the order that answered it) but to its player and the
-  organiser.
+  organiser;
+- a computer player's reason for a move it made for a seat on autopilot (``pbem.BotReason``, server-only) but to
+  the organiser, until the end.
 
 ``test_the_property_fails_when_a_part_of_the_rule_is_undone`` shows that it would notice each of those undone.
 """
@@ -32,6 +34,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from events.envelope import SCHEDULER, NewEvent, Visibility
 from events.handling import Cause
 from events.rules import ActionError
 from pbem.errors import ServiceError
@@ -42,8 +45,12 @@ from pbem.post.people import set_mail
 from pbem.proof import reading
 from pbem.scheduler import Jobs
 from pbem.service import Player, Service
+from pbem.table import autopilot as autopilot_module, seatlife
+from pbem.table.autopilot import PilotMove, status as autopilot_status
+from pbem.table.seat_events import AUTOPILOT_ON
 from pbem.table.talk import Talk
 from pbem.web import create_app
+from tests.bots import highdie
 from tests.leaks.webhooks import HookReader, add_hooks
 
 ORGANISER = "olive.organiser-x3@example.org"
@@ -152,6 +159,31 @@ class Story:
         else:
             self.service.act_as(self.game_id, seat, action, cause=Cause("link"))
         return True
+
+    def autopilot(self, pick: random.Random) -> None:
+        """A seat the game waits for goes on autopilot, and the scheduler plays for it (its player comes back by
+        acting); each reason its computer player gives is marked, and hidden from every player until the end."""
+        state = self.service.load(self.game_id)
+        prompted = sorted(self.service.kernel.rules(state).prompts(state.game))
+        if state.ended or not prompted:
+            return
+        seat = pick.choice(prompted)
+        if not autopilot_status(self.service.store, self.game_id, seat)["autopilot"]:
+            self.service.kernel.record(self.game_id, [NewEvent(AUTOPILOT_ON, {"seat": seat, "reason": "a test"})],
+                                       actor=SCHEDULER, cause=Cause("test"), hooks=self.service)
+        seatlife.tick(self.service, datetime.now(timezone.utc), limit=3)
+
+    def marked_pilot(self, pilot: Callable[..., Any]) -> Callable[..., Any]:
+        """The service's computer player, with a marker in each reason, recorded as a secret."""
+        def marked(*args: Any) -> Any:
+            move = PilotMove(*pilot(*args))
+            if move.reason is None:
+                return move
+            words = marker("reason")
+            self.secrets.append(Secret(words, "a computer player's reason",
+                                       lambda reader, ended: ended or reader == "organiser"))
+            return move._replace(reason=f"{move.reason} {words}")
+        return marked
 
     def replace(self, seat: int, newcomer: Player) -> None:
         self.replaced = next(p for p in self.players if self.key_of(seat).endswith(p.email))
@@ -314,6 +346,7 @@ def begin(app: Flask, service: Service, game_type: str, seats: int, seed: int, *
     hooks = {seat: HookReader(service, hook) for seat, hook in add_hooks(service, game_id,
                                                                          [p.email for p in players]).items()}
     story = Story(service, app.test_client(), game_id, players, hooks)
+    service.pilot = story.marked_pilot(service.pilot)
     for seat, player in enumerate(players):
         story.holders[seat] = f"seat:{seat}:{player.email}"
         story.address_secret(player, story.holders[seat])
@@ -336,6 +369,10 @@ def play(story: Story, pick: random.Random, moves: int) -> None:
             story.note(pick.randrange(seats))
         if n % 17 == 8:
             story.seal(pick.randrange(seats))
+        if n % 11 == 5:
+            story.autopilot(pick)
+            if story.service.load(story.game_id).ended:
+                return
         try:
             if not story.move(pick, by_mail=n % 3 == 0):
                 return
@@ -402,7 +439,8 @@ def test_no_reader_reads_what_the_rule_keeps_from_them_on_any_surface(app: Flask
     story, problems = story_of(app, service, game_type, 3, SEEDS[game_type], 40, data_override=SHORTER.get(game_type))
     assert problems == []
     said = {s.what for s in story.secrets}
-    assert {"a private message", "a private note", "a sealed note", "a mail's message id"} <= said
+    assert {"a private message", "a private note", "a sealed note", "a mail's message id",
+            "a computer player's reason"} <= said
 
 
 UNDONE = {
@@ -412,6 +450,8 @@ UNDONE = {
     "standing orders public": lambda patch: patch.setattr(reading, "PRIVATE_WORDS", (reading.SAID, reading.NOTE_KEPT)),
     "private words opened at the end": lambda patch: patch.setattr(
         reading, "PRIVATE_WORDS", (reading.STANDING_ORDER_SET,)),
+    "a computer player's reason public": lambda patch: patch.setattr(
+        autopilot_module, "Visibility", type("Public", (), {"server": staticmethod(Visibility.public)})),
     "a replacement reads the words before it": lambda patch: patch.setattr(
         reading.Reader, "holds", lambda self, seat, seq: self.seat is not None and seat == self.seat),
 }
@@ -421,11 +461,14 @@ LONGER = {"options": {"turns_each": 12}, "data_override": {"target": 999}}  # no
 
 
 @pytest.fixture
-def short(highdie_registered: None, app: Flask) -> Iterator[Service]:
-    """A service that knows the kernel's short test game (Highdie: hidden hands, an out-of-turn question)."""
+def short(app: Flask) -> Iterator[Service]:
+    """A service that knows the kernel's short test game (Highdie: hidden hands, an out-of-turn question) and its
+    computer player."""
+    highdie.register()
     svc = Service.open(app.config["PBEM_SETTINGS"])
     yield svc
     svc.close()
+    highdie.unregister()
 
 
 @pytest.mark.parametrize("undone", sorted(UNDONE))
@@ -440,6 +483,7 @@ def test_the_property_holds_on_a_short_game(app: Flask, short: Service) -> None:
     story, problems = story_of(app, short, "highdie", 3, 3, 12, **LONGER)
     assert problems == []
     assert story.replaced is not None and story.service.load(story.game_id).ended
+    assert "a computer player's reason" in {s.what for s in story.secrets}
     # the talk mails were read as surfaces too: sent soon after, and in a digest
     talked = story.service.store.query("SELECT kind, draft FROM outbox WHERE kind IN ('talk', 'digest')")
     assert {r["kind"] for r in talked} == {"talk", "digest"}

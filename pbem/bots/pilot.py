@@ -23,8 +23,10 @@ from pbem.bots.games import NoBot, game_bot
 from pbem.bots.knowledge import Knowledge, knowledge_of
 from pbem.bots.move import choose
 from pbem.bots.play import Bot
+from pbem.table.autopilot import PilotMove
+from pbem.table.botseats import level_for
 
-LEVEL = "greedy"  # the best position right after the move: quick, and no worse a player than the default
+BUDGET = 1.0  # seconds per move of a ``search`` bot at the table
 KEPT = 64  # the seats kept, one per game and seat: each carries its reading of the log to the seat's next decision
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,7 @@ class _Seat:
     """A seat's bot and what it knew at its last decision, as of the event ``seq`` whose hash is ``hash``."""
 
     bot: Bot
+    level: str
     known: Knowledge | None = None
     seq: int = 0
     hash: str = ""
@@ -43,11 +46,13 @@ _seats: OrderedDict[tuple[str, int], _Seat] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _seat(game_id: str, seat: int) -> _Seat:
+def _seat(game_id: str, seat: int, level: str) -> _Seat:
     """The seat's bot and knowledge, kept from its last decision: only the events since are read and folded (the
-    bot's sampler, ``pbem.bots.skeleton.Worlds``, likewise)."""
+    bot's sampler, ``pbem.bots.skeleton.Worlds``, likewise); a new one when the seat's level changed."""
     key = (game_id, seat)
-    found = _seats.pop(key, None) or _Seat(level_bot(LEVEL))
+    found = _seats.pop(key, None)
+    if found is None or found.level != level:
+        found = _Seat(level_bot(level, BUDGET), level)
     _seats[key] = found
     while len(_seats) > KEPT:
         _seats.popitem(last=False)
@@ -72,21 +77,24 @@ def _knowledge(kept: _Seat, store: EventStore, rules: Rules[Any], state: GameSta
 
 
 def autopilot_move(store: EventStore, rules: Rules[Any], state: GameState[Any], seat: int,
-                   default: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The move for a seat on autopilot in ``state``, and the bot that chose it ("greedy 1"; None: the default)."""
+                   default: Mapping[str, Any]) -> PilotMove:
+    """The move for a seat on autopilot in ``state``: the action, the bot that chose it ("greedy 1"; None: the
+    default) and its reason. The level is the seat's own if a bot has played it from the start, else the game's
+    ``autopilot_bot`` (``pbem.table.botseats.level_for``)."""
     try:
         game_bot(state.game_type)
     except NoBot:
-        return dict(default), None
+        return PilotMove(dict(default))
+    level = level_for(store, state, seat)  # type: ignore[arg-type]
     try:
         with _lock:
-            kept = _seat(state.game_id, seat)
+            kept = _seat(state.game_id, seat, level)
             choice = choose(kept.bot, _knowledge(kept, store, rules, state, seat),
                             f"autopilot.{state.game_id}.{state.seq}")
     except Exception:  # a sampler's slip must not stop the game: the default, as before there were bots
-        log.warning("the %s bot failed for seat %s of game %s at event %s: the default is played", LEVEL, seat,
+        log.warning("the %s bot failed for seat %s of game %s at event %s: the default is played", level, seat,
                     state.game_id, state.seq, exc_info=True)
         with _lock:
             _seats.pop((state.game_id, seat), None)
-        return dict(default), None
-    return dict(choice.action), f"{choice.bot} {choice.version}"
+        return PilotMove(dict(default))
+    return PilotMove(dict(choice.action), f"{choice.bot} {choice.version}", choice.reason)

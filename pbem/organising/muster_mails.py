@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
 
 from events.envelope import Event
 from events.store import Row
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import address, new_message_id
 from pbem.organising.muster_events import INVITED
 from pbem.organising.organisers import described
@@ -110,5 +110,5 @@ def notice(host: Mailer, muster_id: str, name: str, email: str, heading: str, pa
     draft = {"template": "notice", "context": context, "sender": notifier.sender, "subject": subject,
              "to": address(name, email), "message_id": message_id, "thread_root": message_id, "reply_to": None,
              "date": stamp, "unsubscribe_url": None, "list": ("Game invitations", "muster")}
-    return mail_row(game_id=muster_id, seat=None, to_addr=email, kind="muster", subject=subject,
-                    message_id=message_id, draft=draft, now=stamp)
+    return next(iter(mail_rows(game_id=muster_id, seat=None, to_addr=email, kind="muster", subject=subject,
+                               message_id=message_id, draft=draft, now=stamp)), None)

@@ -25,7 +25,7 @@ from events.rng import Rng, new_seed
 from events.rules import ActionError, GameConfig, Rules, Seat
 from events.store import Row, SQLiteEventStore, write_row
 from pbem.table.naming import check_name
-from pbem.table import autopilot, away, seatlife
+from pbem.table import autopilot, away, botseats, seatlife
 from pbem.errors import ServiceError
 from pbem.instance.players import Player
 from pbem.games import all_games
@@ -33,7 +33,7 @@ from pbem.games.options import Choice, Option
 from pbem.games.options import described as readings_described
 from pbem.organising import positions
 from pbem.instance.addresses import check_address
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import address, new_message_id
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def played_under(game_type: str, options: Mapping[str, Any]) -> list[tuple[str, 
 
 # The options of the table rather than the rules (``docs/configuration.md``), which every game takes.
 TABLE_OPTIONS = ("turn_hours", "interrupt_hours", "undo_request_hours", "vacation", "vacation_days",
-                 "autopilot_after")
+                 "autopilot_after", "autopilot_bot", "bots")
 
 
 def choice_of(option: Option, given: Any) -> Choice | None:
@@ -133,10 +133,12 @@ VACATIONS = (("pause", "The game's clocks stop while anyone is away"),
              ("allowance", "Only the away player's clock stops, up to a number of days per game"))
 
 
-def seat_policy(vacation: str | None, days: str | None, after: str | None) -> dict[str, Any]:
+def seat_policy(vacation: str | None, days: str | None, after: str | None,
+                autopilot_bot: str | None = None) -> dict[str, Any]:
     """The game options of the new-game page's seat policies (a field not sent: the game's default).
 
-    :raises ServiceError: a policy not offered, or days or a count that is not a whole number in range.
+    :raises ServiceError: a policy not offered, days or a count that is not a whole number in range, or a computer
+      player's level that is not one.
     """
     policy = None
     if vacation is not None:
@@ -147,17 +149,24 @@ def seat_policy(vacation: str | None, days: str | None, after: str | None) -> di
     if after is not None:  # digits only, as every number a request carries: " 3 " is refused as "x" is
         count = after[:10]
         count = int(count) if count.isascii() and count.isdigit() else count
-    return seatlife.options(policy, count)
+    return seatlife.options(policy, count, autopilot_bot or None)
 
 
 def policy_described(options: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A game's seat policies in words, as its muster and invitations show them (the defaults if not chosen)."""
     after = autopilot.after_misses(options)
+    level = botseats.autopilot_level(options)
     silent = (f"After {after} missed deadline{'s' if after != 1 else ''} in a row, their seat goes on autopilot "
-              "(the game plays the default for it) and the organiser is asked to find a substitute"
+              f"(the computer, at level {level}, plays for it) and the organiser is asked to find a substitute"
               if after else "Their seat never goes on autopilot: the default is played at each deadline missed")
     words = away.policy_words(options)
-    return [("When a player is away", words[:1].upper() + words[1:]), ("When a player is silent", silent)]
+    found = [("When a player is away", words[:1].upper() + words[1:]), ("When a player is silent", silent)]
+    bots = botseats.bots_of(options)
+    if bots:
+        levels = [bots[s] for s in sorted(bots)]
+        found.append(("Played by the computer", ", ".join(botseats.names(levels))
+                      + f", in the last seat{'s' if len(bots) > 1 else ''}"))
+    return found
 
 
 def described(game_type: str, options: Mapping[str, Any], data_override: Any = None) -> list[tuple[str, str]]:
@@ -194,7 +203,8 @@ def invite(store: SQLiteEventStore, notifier: Notifier, email: str, now: datetim
                      "VALUES (?, ?, 'operator', ?, ?) ON CONFLICT (organiser_id) DO UPDATE SET "
                      "via = 'operator', invited_at = excluded.invited_at, last_link_at = excluded.last_link_at",
                      (oid, email, stamp, stamp))
-        write_row(conn, link_mail(notifier, email, url, stamp, invited=True))
+        for row in link_mail(notifier, email, url, stamp, invited=True):
+            write_row(conn, row)
     return url
 
 
@@ -215,7 +225,8 @@ def signup(store: SQLiteEventStore, notifier: Notifier, email: str, now: datetim
         conn.execute("INSERT INTO organisers (organiser_id, email, via, invited_at, last_link_at) "
                      "VALUES (?, ?, 'signup', ?, ?) ON CONFLICT (organiser_id) DO UPDATE SET "
                      "last_link_at = excluded.last_link_at", (oid, email, stamp, stamp))
-        write_row(conn, link_mail(notifier, email, new_game_url(notifier, oid), stamp, invited=False))
+        for row in link_mail(notifier, email, new_game_url(notifier, oid), stamp, invited=False):
+            write_row(conn, row)
     return True
 
 
@@ -227,7 +238,7 @@ def organiser_of(store: SQLiteEventStore, oid: str, policy: str) -> str | None:
     return str(rows[0]["email"])
 
 
-def link_mail(notifier: Notifier, email: str, url: str, stamp: str, *, invited: bool) -> Row:
+def link_mail(notifier: Notifier, email: str, url: str, stamp: str, *, invited: bool) -> list[Row]:
     why = ("The operator of this pbem server invites you to organise games on it." if invited else
            "You (or someone giving your address) asked this pbem server for a link to organise a game.")
     context = {"heading": "Organise a game", "name": email.split("@")[0], "footer": "",
@@ -242,8 +253,8 @@ def link_mail(notifier: Notifier, email: str, url: str, stamp: str, *, invited: 
     draft = {"template": "notice", "context": context, "sender": notifier.sender, "subject": subject,
              "to": address("", email), "message_id": message_id, "thread_root": message_id, "reply_to": None,
              "date": stamp, "unsubscribe_url": None, "list": ("Game invitations", "muster")}
-    return mail_row(game_id=None, seat=None, to_addr=email, kind="organiser", subject=subject,
-                    message_id=message_id, draft=draft, now=stamp)
+    return mail_rows(game_id=None, seat=None, to_addr=email, kind="organiser", subject=subject,
+                     message_id=message_id, draft=draft, now=stamp)
 
 
 def _now(now: datetime | None) -> str:
@@ -271,14 +282,15 @@ class Request:
 
 def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tuple[str, str]],
           chosen: Mapping[str, Any], hours: Mapping[str, float], override: bytes | Mapping[str, Any] | None,
-          position: bytes | Mapping[str, Any] | None = None, name: str | None = None) -> Request:
+          position: bytes | Mapping[str, Any] | None = None, name: str | None = None,
+          bots: Sequence[str] = ()) -> Request:
     """Check a new game's request whole: nothing is written until all of it is right.
 
     ``players`` are (name, address) pairs in seat order (blank rows already left out); ``chosen`` the
     options by key (a choice's form value or its JSON); ``hours`` the turn and interrupt limits; ``override``
     a TOML file or its object; ``position`` the one to begin from (``pbem.organising.positions``), a file or its
     object, checked by the game as it would be when the game is created; ``name`` the game's name (blank: named
-    after the game and its players).
+    after the game and its players); ``bots`` the levels of the seats the computer plays, after the players.
     """
     rules = games.get(game_type)
     if rules is None:
@@ -298,10 +310,12 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
             raise ServiceError(f"two players are called {name}; give each a name of their own (it is how the "
                                "others see them)")
         found.append(Player(address_, name))
-    if not rules.min_seats <= len(found) <= rules.max_seats:
+    options: dict[str, Any] = {"bots": botseats.chosen(len(found), bots)} if bots else {}
+    seated = botseats.seated(found, options)
+    if not rules.min_seats <= len(seated) <= rules.max_seats:
         raise ServiceError(f"{rules.title} is for {rules.min_seats} to {rules.max_seats} players, "
-                           f"not {len(found)}")
-    options: dict[str, Any] = {}
+                           f"not {len(seated)}" + (f" ({len(found)} and {len(seated) - len(found)} played by the "
+                                                   "computer)" if bots else ""))
     unknown = sorted(set(chosen) - {o.key for o in options_of(game_type)})
     if unknown:
         raise ServiceError(f"{rules.title} has no option {unknown[0]!r}"
@@ -323,7 +337,7 @@ def check(games: Mapping[str, Rules[Any]], game_type: str, players: Sequence[tup
         else None
     try:
         loaded = rules.load_data(data)
-        config = GameConfig(tuple(Seat(i, p.name) for i, p in enumerate(found)), options, loaded)
+        config = GameConfig(tuple(Seat(i, p.name) for i, p in enumerate(seated)), options, loaded)
         rules.initial_state(config)
     except (ActionError, ValueError, TypeError, KeyError) as err:
         raise ServiceError(f"the data override file does not fit {rules.title}: {err}") from None

@@ -22,7 +22,7 @@ from pbem.errors import ServiceError
 from pbem.instance.addresses import AddressError, check_address
 from pbem.instance.players import player_id
 from pbem.post.mail import bounces
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import address as header_address, new_message_id
 from pbem.post.undelivered import TOLD, Teller, tell
 
@@ -115,8 +115,9 @@ def ask(host: Teller, pid: str, text: Any, *, now: datetime | None = None) -> Ch
     with host.store.transaction() as conn:
         write_row(conn, Row(CHANGES, {"id": change.id, "player_id": pid, "old_email": old, "new_email": new,
                                       "requested_at": change.requested_at, "done_at": None}))
-        write_row(conn, mail_row(game_id=None, seat=None, to_addr=new, kind="address_confirm", subject=subject,
-                                 message_id=message_id, draft=draft, now=stamp))
+        for row in mail_rows(game_id=None, seat=None, to_addr=new, kind="address_confirm", subject=subject,
+                             message_id=message_id, draft=draft, now=stamp):
+            write_row(conn, row)
     return change
 
 

@@ -16,7 +16,7 @@ from pbem.proof import logbook, takeback
 from pbem.post import held, owed_mail, story, talk_mail, webhooks
 from pbem.table.delivery import DEADLINE_SET, TIMED_OUT, UNDO_EVENTS, UNDO_REQUEST_CLOSED, UNDO_REQUESTED
 from pbem.instance.links import Links
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import address, domain_of, new_message_id
 from pbem.post.people import MailSettings, mail_settings, readers
 from pbem.instance.times import DEFAULT_ZONE, short_time, zone_in, zone_of
@@ -227,8 +227,8 @@ class Notifier:
         draft = {"template": "substitute", "context": context, "sender": self.sender, "subject": subject,
                  "to": organiser, "message_id": message_id, "thread_root": message_id, "reply_to": None,
                  "date": stamp, "unsubscribe_url": None}
-        return [mail_row(game_id=state.game_id, seat=None, to_addr=organiser, kind="substitute", subject=subject,
-                         message_id=message_id, draft=draft, now=stamp)]
+        return mail_rows(game_id=state.game_id, seat=None, to_addr=organiser, kind="substitute", subject=subject,
+                         message_id=message_id, draft=draft, now=stamp)
 
     def seat_replaced(self, service: Desk, state: GameState[Any], seat: int, old: Mapping[str, Any],
                       new: Mapping[str, Any], since: int) -> list[Row]:
@@ -258,8 +258,8 @@ class Notifier:
                  "to": address(str(old["name"]), str(old["email"])), "message_id": message_id,
                  "thread_root": self.thread_root(state.game_id, int(old["seat"])), "reply_to": None, "date": stamp,
                  "unsubscribe_url": None}
-        return [mail_row(game_id=state.game_id, seat=None, to_addr=str(old["email"]), kind="seat_given",
-                         subject=subject, message_id=message_id, draft=draft, now=stamp)]
+        return mail_rows(game_id=state.game_id, seat=None, to_addr=str(old["email"]), kind="seat_given",
+                         subject=subject, message_id=message_id, draft=draft, now=stamp)
 
     def context(self, service: Desk, state: GameState[Any], player: Mapping[str, Any], kind: str, prompt: Any, *,
                 told: int, deadline: str | None, now: datetime, tz: str,
@@ -330,8 +330,8 @@ class Notifier:
                  "thread_root": root, "reply_to": context["reply_to"], "date": stamp,
                  "unsubscribe_url": self.unsubscribe_url(game_id, seat, state.seq)}
         return [
-            mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
-                     message_id=message_id, draft=draft, now=stamp),
+            *mail_rows(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind=kind, subject=subject,
+                      message_id=message_id, draft=draft, now=stamp),
             Row("seat_mail", {"game_id": game_id, "seat": seat, "last_seq": max(told, state.seq)},
                 pk=("game_id", "seat")),
         ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,
@@ -380,8 +380,8 @@ class Notifier:
                  "to": address(str(context["player"]), email), "message_id": message_id, "thread_root": message_id,
                  "reply_to": None, "date": stamp, "unsubscribe_url": None, "list": ("Your daily digest", "digest"),
                  "settings_url": context["home_url"] + "#mail-h"}
-        return [mail_row(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
-                         message_id=message_id, draft=draft, now=stamp)] + told + webhooks.for_mail(
+        return mail_rows(game_id=None, seat=None, to_addr=email, kind="digest", subject=subject,
+                         message_id=message_id, draft=draft, now=stamp) + told + webhooks.for_mail(
             service.store, draft, email=email, game_id=None, seat=None, kind="digest", base_url=self.base_url)
 
     @staticmethod

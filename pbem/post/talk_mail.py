@@ -28,7 +28,7 @@ from events.store import Row, SQLiteEventStore
 from pbem.instance.times import zone_of
 from pbem.post import held, webhooks
 from pbem.post.desk import Desk
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import address, new_message_id
 from pbem.post.people import MailSettings, readers
 from pbem.proof import reading
@@ -147,7 +147,7 @@ def compose(service: Desk, state: GameState[Any], player: Mapping[str, Any], mes
              "thread_root": notifier.thread_root(game_id, seat),
              "reply_to": f"{local}+{notifier.links.talk(game_id, seat, to, state.seq)}@{domain}", "date": stamp,
              "unsubscribe_url": notifier.unsubscribe_url(game_id, seat, state.seq)}
-    return [mail_row(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind="talk", subject=subject,
+    return [*mail_rows(game_id=game_id, seat=seat, to_addr=str(player["email"]), kind="talk", subject=subject,
                      message_id=message_id, draft=draft, now=stamp),
             Row(TOLD, {"game_id": game_id, "seat": seat, "seq": messages[-1].seq}, pk=("game_id", "seat"))
             ] + webhooks.for_mail(service.store, draft, email=str(player["email"]), game_id=game_id, seat=seat,

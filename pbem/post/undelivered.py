@@ -32,7 +32,7 @@ from pbem.instance.addresses import AddressError, check_address
 from pbem.instance.links import Links
 from pbem.instance.players import player_id
 from pbem.post.mail import bounces
-from pbem.post.mail.outbox import mail_row
+from pbem.post.mail.outbox import mail_rows
 from pbem.post.mail.render import new_message_id
 from pbem.table import replacing
 from pbem.table.autopilot import organiser_of
@@ -204,8 +204,8 @@ def organiser_mail(host: Teller, state: GameState[Any], seat: int, name: str, re
     draft = {"template": "not_arriving", "context": context, "sender": notifier.sender, "subject": subject,
              "to": organiser, "message_id": message_id, "thread_root": message_id, "reply_to": None,
              "date": stamp, "unsubscribe_url": None}
-    return [mail_row(game_id=state.game_id, seat=None, to_addr=organiser, kind="not_arriving", subject=subject,
-                     message_id=message_id, draft=draft, now=stamp)]
+    return mail_rows(game_id=state.game_id, seat=None, to_addr=organiser, kind="not_arriving", subject=subject,
+                     message_id=message_id, draft=draft, now=stamp)
 
 
 # ---- what the player and the organiser read -----------------------------------------------------------------

@@ -160,7 +160,7 @@ def left_out(rules: Rules[Any], event: Event, seat: int | None, ended: bool, sin
     event's line out for this reader: a line that repeats another (``repeats``), or another player's standing order
     (which only its owner reads: ``pbem.proof.reading``). What shows each event (the replay, an audit, the proof)
     keeps them."""
-    if event.type == STANDING_ORDER_SET:
+    if event.type in (STANDING_ORDER_SET, seat_events.BOT_REASON):  # a bot's reason: for the end, and the audit
         return not reading.reads_payload(reading.Reader(seat=seat, since=since), event, ended)
     return repeats(rules, event, seat, ended)
 
@@ -196,6 +196,8 @@ def _describe(rules: Rules[Any], event: Event, seat: int | None, ended: bool, na
     if event.type == STANDING_ORDER_SET and not readable:
         writer = reading.writer_of(event)
         return f"{names[writer] if writer is not None and writer < len(names) else 'A player'} changed a setting of their own"
+    if event.type == seat_events.BOT_REASON and not readable:
+        return "the computer's reason for its move (hidden until the end)"
     if event.type in SEAT_TYPES:
         return seat_events.describe(event, names)
     if event.type in WEBHOOK_TYPES:

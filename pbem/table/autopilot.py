@@ -23,19 +23,19 @@ gave the seat its current player), written with the events.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
-from events.envelope import SCHEDULER, Event, NewEvent, actor_seat, seat_actor
+from events.envelope import SCHEDULER, Event, NewEvent, Visibility, actor_seat, seat_actor
 from events.handling import Cause, CommandResult
 from events.replay import GameState
-from events.schema import GAME_ENDED
+from events.schema import GAME_CREATED, GAME_ENDED
 from events.rules import IllegalAction
 from events.store import Row, SQLiteEventStore
 from pbem.table.delivery import TIMED_OUT, check_scheduled
 from pbem.errors import ServiceError
 from pbem.table.hooks import Host
 from pbem.table.seat_events import (ABSENCE_ENDED, ABSENCE_STARTED, AUTOPILOT_OFF, AUTOPILOT_ON, AUTOPILOT_PLAYED,
-                                    SEAT_REPLACED, SEAT_RESIGNED)
+                                    BOT_REASON, MAX_BOT_REASON, SEAT_REPLACED, SEAT_RESIGNED)
 
 
 STATUS = "seat_status"
@@ -143,7 +143,7 @@ def rows(service: Host, after: GameState[Any], events: Sequence[Event]) -> list[
     # a row only where something changed: most moves leave the mover's status as it was (on time, no misses)
     found = [Row(STATUS, values, pk=("game_id", "seat")) for seat, values in changed.items()
              if any(values[k] != v for k, v in was[seat].items())]
-    if service.notifier is not None:
+    if service.notifier is not None and events[0].type != GAME_CREATED:  # a bot seat from the start wants nobody
         for seat in mails:
             found += service.notifier.substitute_wanted(service, after, seat, events)
     return found
@@ -174,20 +174,31 @@ def due(store: SQLiteEventStore) -> list[dict[str, Any]]:
         "AND g.paused_at IS NULL ORDER BY d.due_at")
 
 
+class PilotMove(NamedTuple):
+    """The move for a seat on autopilot: the action, the bot that chose it ("greedy 1"; None: the prompt's default)
+    and the bot's one-line reason (None with the default)."""
+
+    action: dict[str, Any]
+    bot: str | None = None
+    reason: str | None = None
+
+
 class Piloted(Host, Protocol):
     """The service as the autopilot uses it: a ``Host`` that also gives the move for a seat on autopilot."""
 
-    # (store, rules, state, seat, the prompt's default) -> the action, and the bot that chose it ("greedy 1") or None
-    # for the default (``pbem.bots.pilot``, which sits above this floor: the service hands it over)
-    pilot: Callable[..., tuple[dict[str, Any], str | None]]
+    # (store, rules, state, seat, the prompt's default) -> its move (``pbem.bots.pilot``, which sits above this floor:
+    # the service hands it over)
+    pilot: Callable[..., PilotMove]
 
 
 class _WithAutopilot:
     """The service's hooks, with the ``pbem.AutopilotPlayed`` that says why the scheduler moved (and which computer
-    player chose the move, if one did)."""
+    player chose the move, if one did), and the bot's reason in a ``pbem.BotReason`` only the server reads until the
+    game ends (not in the public record, nor in the cause, which players read)."""
 
-    def __init__(self, service: Host, seat: int, action: dict[str, Any], bot: str | None = None) -> None:
-        self.service, self.seat, self.action, self.bot = service, seat, action, bot
+    def __init__(self, service: Host, seat: int, action: dict[str, Any], bot: str | None = None,
+                 reason: str | None = None) -> None:
+        self.service, self.seat, self.action, self.bot, self.reason = service, seat, action, bot, reason
 
     def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
         if after.ended:  # nothing is recorded after a game's end: the move that ended it goes without its record
@@ -195,7 +206,12 @@ class _WithAutopilot:
         played: dict[str, Any] = {"seat": self.seat, "action": self.action}
         if self.bot is not None:
             played["bot"] = self.bot
-        return [NewEvent(AUTOPILOT_PLAYED, played, actor=SCHEDULER)] + self.service.follow(before, after, events)
+        drafts = [NewEvent(AUTOPILOT_PLAYED, played, actor=SCHEDULER)]
+        if self.bot is not None and self.reason is not None:
+            drafts.append(NewEvent(BOT_REASON, {"seat": self.seat, "bot": self.bot,
+                                                "reason": self.reason[:MAX_BOT_REASON]},
+                                   Visibility.server(), actor=SCHEDULER))
+        return drafts + self.service.follow(before, after, events)
 
     def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
         return self.service.rows(before, after, events)
@@ -216,10 +232,10 @@ def play_for(service: Piloted, game_id: str, seat: int) -> CommandResult | None:
     if prompt is None or prompt.default is None:
         return None
     rules = service.kernel.rules(state)
-    action, bot = service.pilot(service.store, rules, state, seat, prompt.default)
-    return service.kernel.execute(game_id, seat, action, expected_seq=state.seq, actor=SCHEDULER, retries=0,
+    move = PilotMove(*service.pilot(service.store, rules, state, seat, prompt.default))
+    return service.kernel.execute(game_id, seat, move.action, expected_seq=state.seq, actor=SCHEDULER, retries=0,
                                   state=state, cause=Cause("autopilot", {}),
-                                  hooks=_WithAutopilot(service, seat, action, bot))
+                                  hooks=_WithAutopilot(service, seat, move.action, move.bot, move.reason))
 
 
 # ---- coming back, resigning ----------------------------------------------------------------
@@ -265,7 +281,10 @@ def check_command(history: Sequence[Event], command: Sequence[Event]) -> str | N
     recorded after the end); any other scheduler move is a time-out (``pbem.table.delivery.check_scheduled``)."""
     first = command[0]
     played = [e for e in command if e.type == AUTOPILOT_PLAYED]
+    reasons = [e for e in command if e.type == BOT_REASON]
     if first.cause.get("via") != "autopilot" and not played:
+        if reasons:
+            return "a computer player's reason recorded without the autopilot's move"
         return check_scheduled(history, command)
     ends = any(e.type == GAME_ENDED for e in command)  # the move that ended the game has no record after the end
     if first.cause.get("actor") != SCHEDULER or "action" not in first.cause or len(played) != (0 if ends else 1):
@@ -274,6 +293,10 @@ def check_command(history: Sequence[Event], command: Sequence[Event]) -> str | N
     if played and (played[0].payload["seat"] != seat
                    or dict(played[0].payload["action"]) != dict(first.cause["action"])):
         return "the autopilot record names another player or another action than the move the scheduler made"
+    if len(reasons) > len(played) or (reasons and (
+            reasons[0].payload["seat"] != seat or reasons[0].payload["bot"] != played[0].payload.get("bot")
+            or reasons[0].visibility.kind != "server")):
+        return "a computer player's reason that is not the one of the scheduler's move, or not kept from the players"
     on = False
     for event in history:
         if event.type == AUTOPILOT_ON and event.payload["seat"] == seat:

@@ -12,7 +12,7 @@ from events.schema import GAME_CREATED
 from events.store import Row, SQLiteEventStore
 from pbem.errors import LinkRefused, NoSuchSeat, NotFound, ServiceError
 from pbem.instance.players import player_id
-from pbem.table import deadlines, naming, reliability, replacing, seatlife, undo_requests
+from pbem.table import botseats, deadlines, naming, reliability, replacing, seatlife, undo_requests
 from pbem.table.delivery import GAME_PAUSED, GAME_RESUMED, STANDING_ORDER_SET
 from pbem.table.hooks import Host
 
@@ -83,14 +83,30 @@ def link_seat(host: Host, game_id: str, seat: int, issued_seq: int) -> dict[str,
 
 def seat_rows(game_id: str, players: Sequence[Any], organiser: str | None) -> tuple[list[Row], list[dict[str, Any]]]:
     """A new game's ``seats`` (and its organiser, and the ``players`` known), and the seats as the service reads
-    them (``players``: each with ``email`` and ``name``)."""
-    table = [{"seat": i, "email": p.email, "name": p.name, "mail": 1} for i, p in enumerate(players)]
+    them (``players``: each with ``email`` and ``name``). A bot seat (``pbem.table.botseats``) takes no mail and is
+    no player known."""
+    table = [{"seat": i, "email": p.email, "name": p.name, "mail": 0 if botseats.is_bot_address(p.email) else 1}
+             for i, p in enumerate(players)]
     rows = [Row("seats", {"game_id": game_id, **row}) for row in table]
     if organiser is not None:
         rows.append(Row("games", {"game_id": game_id, "organiser": organiser}, pk=("game_id",)))
     rows += [Row("players", {"email": p.email, "player_id": player_id(p.email), "name": p.name}, pk=("email",))
-             for p in players]
+             for p in players if not botseats.is_bot_address(p.email)]
     return rows, table
+
+
+class WithSeats:
+    """The service's hooks for a new game, with the game's seats and players (``seat_rows``)."""
+
+    def __init__(self, host: Any, players: Sequence[Any], organiser: str | None) -> None:
+        self.host, self.players, self.organiser = host, players, organiser
+
+    def follow(self, before: Any, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
+        return list(self.host.follow(before, after, events))
+
+    def rows(self, before: Any, after: GameState[Any], events: list[Event]) -> list[Row]:
+        seats, table = seat_rows(after.game_id, self.players, self.organiser)
+        return seats + list(self.host.rows(before, after, events, table))
 
 
 def follow(host: deadlines.Host, before: GameState[Any] | None, after: GameState[Any],

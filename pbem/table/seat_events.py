@@ -12,6 +12,7 @@ salted hash only. Mail that does not arrive names the player and the delivery re
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
@@ -26,6 +27,7 @@ ABSENCE_ENDED = "pbem.AbsenceEnded"
 AUTOPILOT_ON = "pbem.AutopilotOn"
 AUTOPILOT_OFF = "pbem.AutopilotOff"
 AUTOPILOT_PLAYED = "pbem.AutopilotPlayed"
+BOT_REASON = "pbem.BotReason"  # the computer player's reason for a move: the server's until the game ends
 SEAT_RESIGNED = "pbem.SeatResigned"
 SEAT_REPLACED = "pbem.SeatReplaced"
 MAIL_NOT_ARRIVING = "pbem.MailNotArriving"
@@ -35,9 +37,12 @@ POLICIES = ("pause", "run", "allowance")
 ENDINGS = ("over", "back", "cancelled", "replaced")
 MAX_REASON = 200
 MAX_MAIL_REASON = 300
+MAX_BOT_REASON = 500
 # who made a seat's mail arrive again: the player (an address confirmed by the link mailed to it), the organiser (an
 # address given on the organiser's page), or nobody at the table (the server's operator cleared the mark)
 ARRIVING_HOW = ("player", "organiser", "cleared")
+# the reason of the ``pbem.AutopilotOn`` of a seat a bot plays from the start (``pbem.table.botseats``)
+BOT_SEAT_REASON = "a seat of the computer from the start"
 
 # What the table reads of these in its mails' "since your last mail" (every one of them is public).
 TOLD_TYPES = (ABSENCE_DECLARED, ABSENCE_STARTED, ABSENCE_ENDED, AUTOPILOT_ON, AUTOPILOT_OFF, SEAT_RESIGNED,
@@ -74,6 +79,12 @@ class AbsenceEndedSchema(Schema):
 class SeatReasonSchema(Schema):
     seat = fields.Integer(required=True, strict=True)
     reason = fields.String(required=True, validate=validate.Length(max=MAX_REASON))
+
+
+class BotReasonSchema(Schema):
+    seat = fields.Integer(required=True, strict=True)
+    bot = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    reason = fields.String(required=True, validate=validate.Length(max=MAX_BOT_REASON))
 
 
 class AutopilotPlayedSchema(Schema):
@@ -115,6 +126,10 @@ SEAT_EVENT_TYPES = (
     EventType(AUTOPILOT_OFF, SeatReasonSchema, doc="A seat came off autopilot: its player is back."),
     EventType(AUTOPILOT_PLAYED, AutopilotPlayedSchema,
               doc="The scheduler played the default action for a seat on autopilot."),
+    EventType(BOT_REASON, BotReasonSchema,
+              doc="The computer player's one-line reason for the move the scheduler made for a seat (bot: its name "
+                  "and version), in the same command; visible to the server only, so no player reads it before the "
+                  "game ends."),
     EventType(SEAT_RESIGNED, SeatReasonSchema, doc="A player resigned; their seat follows the game's rule "
                                                    "for resignations (reason says which)."),
     EventType(SEAT_REPLACED, SeatReplacedSchema,
@@ -200,14 +215,19 @@ def describe(event: Event, names: Sequence[str], seat: int | None = None, own_re
                 "back": f"{name(p['seat'])} is back",
                 "cancelled": f"{name(p['seat'])} will not be away after all",
                 "replaced": f"{name(p['seat'])}'s absence ends with the change of player"}[p["how"]]
+    if event.type == AUTOPILOT_ON and str(p["reason"]).startswith(BOT_SEAT_REASON):
+        return f"{name(p['seat'])} is played by the computer ({str(p['reason']).rsplit(' ', 1)[-1]})"
     if event.type == AUTOPILOT_ON:
         return f"{name(p['seat'])} is on autopilot ({p['reason']}): their moves are played for them at once"
     if event.type == AUTOPILOT_OFF:
         return f"{name(p['seat'])} is off autopilot ({p['reason']})"
     if event.type == AUTOPILOT_PLAYED:
-        if p.get("bot"):
-            return f"the computer ({str(p['bot']).split()[0]}) played for {name(p['seat'])} (autopilot)"
+        if p.get("bot"):  # a seat the computer plays from the start is not "on autopilot": it is the computer's
+            mark = "" if re.fullmatch(r"Computer( \d+)? \(\w+\)", name(p["seat"])) else " (autopilot)"
+            return f"the computer ({str(p['bot']).split()[0]}) played for {name(p['seat'])}{mark}"
         return f"the default was played for {name(p['seat'])} (autopilot)"
+    if event.type == BOT_REASON:
+        return f"the computer ({str(p['bot']).split()[0]})'s reason for {name(p['seat'])}'s move: {p['reason']}"
     if event.type == SEAT_RESIGNED:
         return f"{name(p['seat'])} resigned ({p['reason']})"
     if event.type == SEAT_REPLACED:

@@ -12,7 +12,7 @@ from events.handling import Cause, CommandResult
 from events.rules import ActionError
 from events.replay import GameState
 from events.store import ConcurrencyError, Row, SQLiteEventStore
-from pbem.table import autopilot, away, replacing
+from pbem.table import autopilot, away, botseats, replacing
 from pbem.errors import ServiceError
 from pbem.table.hooks import Host
 from pbem.table.autopilot import check_command, check_may_act
@@ -31,8 +31,9 @@ def create_tables(store: SQLiteEventStore) -> None:
 
 
 def follow(service: Host, after: GameState[Any], events: list[Event]) -> list[NewEvent]:
-    """What a command adds: a seat missing once too often goes on autopilot, or comes off it by acting."""
-    return autopilot.follow(service.store, after, events)
+    """What a command adds: a game's bot seats go on autopilot at its creation; a seat missing once too often goes
+    on autopilot, or comes off it by acting."""
+    return botseats.follow(after, events) + autopilot.follow(service.store, after, events)
 
 
 def adjust(store: SQLiteEventStore, game_id: str, drafts: list[NewEvent], now: datetime | None = None
@@ -129,25 +130,28 @@ def seats_of(service: Host, game_id: str) -> dict[str, Any]:
     state = service.load(game_id)
     names = [s.name for s in state.config.seats]
     absences = away.absences_of(service.store, game_id)
+    bots = botseats.bots_of(state.config.options)
     seats = []
     for seat, name in enumerate(names):
         held = autopilot.status(service.store, game_id, seat)
         mine = [{"from": a["starts_at"], "until": a["until"], "running": a["status"] == "active",
                  "reason": a["reason"] if a["shared"] else None} for a in absences if int(a["seat"]) == seat]
-        seats.append({"seat": seat, "name": name, "autopilot": bool(held["autopilot"]),
+        bot = bots.get(seat) if not held["since_seq"] else None  # a bot seat, until given to a human
+        seats.append({"seat": seat, "name": name, "autopilot": bool(held["autopilot"]), "bot": bot,
                       "resigned": bool(held["resigned"]), "missed_in_a_row": held["missed"], "away": mine})
     policy, days = away.policy_of(state.config.options)
     return {"vacation": policy, "vacation_days": days if policy == "allowance" else None,
             "vacation_words": away.policy_words(state.config.options),
-            "autopilot_after": autopilot.after_misses(state.config.options), "seats": seats}
+            "autopilot_after": autopilot.after_misses(state.config.options),
+            "autopilot_bot": botseats.autopilot_level(state.config.options), "seats": seats}
 
 
-def options(vacation: str | None, autopilot_after: int | None) -> dict[str, Any]:
-    """The game options of ``--vacation`` and ``--autopilot-after`` (none given: none).
+def options(vacation: str | None, autopilot_after: int | None, autopilot_bot: str | None = None) -> dict[str, Any]:
+    """The game options of ``--vacation``, ``--autopilot-after`` and ``--autopilot-bot`` (none given: none).
 
-    :raises ServiceError: a policy or a number that is not one.
+    :raises ServiceError: a policy, a number or a level that is not one.
     """
-    chosen: dict[str, Any] = {}
+    chosen: dict[str, Any] = botseats.options(autopilot_bot)
     if vacation is not None:
         chosen.update(away.parse_policy(vacation))
     if autopilot_after is not None:

@@ -16,7 +16,7 @@ from flask import Blueprint, jsonify, request, url_for
 from events.handling import Cause, StaleCommand
 from events.rules import ActionError
 from events.store import ConcurrencyError
-from pbem.table import autopilot, away, talk
+from pbem.table import autopilot, away, botseats, talk
 from pbem.organising import organisers
 from pbem.post import webhooks
 from pbem.errors import NotFound
@@ -179,7 +179,7 @@ def invitation(token: str) -> Any:
 # ---- a new game (pbem.organising): the new-game page's form as JSON, behind the same new-game link ----
 
 NEW_GAME_FIELDS = {"game", "players", "options", "turn_hours", "interrupt_hours", "vacation", "vacation_days",
-                   "autopilot_after", "data", "position", "name", "request"}
+                   "autopilot_after", "autopilot_bot", "bots", "data", "position", "name", "request"}
 
 
 @bp.get("/new/<token>")
@@ -195,9 +195,11 @@ def new_game_offer(token: str) -> Any:
             "choices": [{"value": c.value, "words": c.words, "json": c.json} for c in o.choices]}
             for o in g["options"]]} for g in games()],
         "vacations": [{"value": value, "words": words} for value, words in organisers.VACATIONS],
+        "levels": list(botseats.LEVELS),
         "defaults": {"turn_hours": float(s["turn_hours"]), "interrupt_hours": float(s["interrupt_hours"]),
                      "vacation": "allowance", "vacation_days": away.DEFAULT_DAYS,
-                     "autopilot_after": autopilot.DEFAULT_AFTER}})
+                     "autopilot_after": autopilot.DEFAULT_AFTER, "autopilot_bot": botseats.DEFAULT_LEVEL,
+                     "bots": []}})
 
 
 @bp.post("/new/<token>")
@@ -211,9 +213,12 @@ def new_game(token: str) -> Any:
         raise bad('"players" must be a list of {"name": "...", "email": "..."}, in seat order')
     if not isinstance(body.get("options", {}), dict):
         raise bad('"options" must be an object: each option\'s key and a choice (its "value" or its "json")')
-    texts = {k: body.get(k) for k in ("game", "name", "vacation", "request")}
+    texts = {k: body.get(k) for k in ("game", "name", "vacation", "autopilot_bot", "request")}
     if not all(v is None or isinstance(v, str) for v in texts.values()):
-        raise bad('"game", "name", "vacation" and "request" are text')
+        raise bad('"game", "name", "vacation", "autopilot_bot" and "request" are text')
+    bots = body.get("bots", [])
+    if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or len(bots) > MAX_PLAYERS:
+        raise bad('"bots" must be a list of levels ("random", "greedy" or "search"), one per seat the computer plays')
     counts = {k: body.get(k) for k in ("turn_hours", "interrupt_hours", "vacation_days", "autopilot_after")}
     if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for v in counts.values()):
         raise bad('"turn_hours", "interrupt_hours", "vacation_days" and "autopilot_after" are numbers')
@@ -223,11 +228,11 @@ def new_game(token: str) -> Any:
     s = settings()
     try:
         policy = organisers.seat_policy(texts["vacation"], _whole(counts["vacation_days"]),
-                                        _whole(counts["autopilot_after"]))
+                                        _whole(counts["autopilot_after"]), texts["autopilot_bot"])
         hours = {k: float(counts[k] if counts[k] is not None else s[k]) for k in ("turn_hours", "interrupt_hours")}
         asked = organisers.check(service().kernel.games, texts["game"] or "",
                                  [(p.get("name", ""), p.get("email", "")) for p in players][:MAX_PLAYERS],
-                                 body.get("options", {}), hours, body.get("data"), body.get("position"))
+                                 body.get("options", {}), hours, body.get("data"), body.get("position"), bots=bots)
         found = open_asked(token, email, asked, policy, " ".join((texts["name"] or "").split())[:organisers.MAX_NAME],
                            request_id)
     except ServiceError as err:

@@ -17,7 +17,7 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from events.handling import Cause
-from pbem.table import autopilot, away
+from pbem.table import autopilot, away, botseats
 from pbem.organising import muster, organisers, positions
 from pbem.errors import ServiceError
 from pbem.web.common import PageError, check_csrf, decimal, links, read_token, reader_zone, service, settings
@@ -26,6 +26,7 @@ bp = Blueprint("newgame", __name__, url_prefix="/new")
 
 FORM_ID = re.compile(r"[0-9a-f]{16}")  # a new-game form's random id: the same form sent twice opens one muster
 MAX_ROWS = 5  # player rows on the form: the most any game seats; the page shows as many as the chosen game allows
+BOT_ROWS = 4  # seats the computer may play: a practice game of the largest table still needs one human
 FIRST = "emerald"  # the game offered first, and chosen unless the organiser chooses another: the flagship
 
 
@@ -89,9 +90,10 @@ def form_page(token: str, email: str, *, form: dict[str, Any] | None = None,
     values = form or {"game": "", "name": "", "title": "", "turn_hours": f"{float(s['turn_hours']):g}",
                       "interrupt_hours": f"{float(s['interrupt_hours']):g}", "players": [("", "")] * MAX_ROWS,
                       "options": {}, "vacation": "allowance", "vacation_days": str(away.DEFAULT_DAYS), "random_seats": "",
-                      "autopilot_after": str(autopilot.DEFAULT_AFTER), "form": secrets.token_hex(8)}
+                      "autopilot_after": str(autopilot.DEFAULT_AFTER), "autopilot_bot": botseats.DEFAULT_LEVEL,
+                      "bots": [""] * BOT_ROWS, "form": secrets.token_hex(8)}
     shown = render_template("web/newgame.html", token=token, csrf=links().csrf(token), games=games(), form=values,
-                            refusal=refusal, vacations=organisers.VACATIONS, days=float(s["invitation_days"]), musters=[
+                            refusal=refusal, vacations=organisers.VACATIONS, levels=botseats.LEVELS, days=float(s["invitation_days"]), musters=[
                                 {**m, "url": url_for("muster.organiser_page",
                                                      token=links().make("muster", m["muster_id"]))}
                                 for m in muster.listing(service().store, email)[:20]], tz=reader_zone(email),
@@ -133,15 +135,19 @@ def create(token: str) -> Any:
     game = f.get("game", "")
     names, addresses = f.getlist("player_name")[:MAX_ROWS], f.getlist("player_email")[:MAX_ROWS]
     rows = [(n[:100], a[:300]) for n, a in zip(names, addresses)]
+    bots = [b[:20] for b in f.getlist("bot")[:BOT_ROWS]]
     form = {"game": game, "name": (f.get("name") or "").strip()[:organisers.MAX_NAME],
             "title": (f.get("title") or "")[:200],
             "turn_hours": f.get("turn_hours", ""), "interrupt_hours": f.get("interrupt_hours", ""),
             "players": rows + [("", "")] * (MAX_ROWS - len(rows)),
             "options": {k: v for k, v in f.items() if k.startswith("opt.")},
-            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after", "random_seats")},
+            **{k: f.get(k, "")[:20] for k in ("vacation", "vacation_days", "autopilot_after", "autopilot_bot",
+                                              "random_seats")},
+            "bots": bots + [""] * (BOT_ROWS - len(bots)),
             "form": f.get("form", "") if FORM_ID.fullmatch(f.get("form", "")) else ""}
     try:
-        policy = organisers.seat_policy(f.get("vacation"), f.get("vacation_days"), f.get("autopilot_after"))
+        policy = organisers.seat_policy(f.get("vacation"), f.get("vacation_days"), f.get("autopilot_after"),
+                                        f.get("autopilot_bot"))
         hours = {key: decimal(f.get(key), words, "a number of hours, like 48 or 1.5")
                  for key, words in (("turn_hours", "The time for a turn"),
                                     ("interrupt_hours", "The time for an out-of-turn decision"))}
@@ -149,7 +155,7 @@ def create(token: str) -> Any:
         begin = uploaded("position", positions.MAX_POSITION)
         chosen = {k.split(".", 2)[2]: v for k, v in f.items() if k.startswith(f"opt.{game}.")}
         asked = organisers.check(service().kernel.games, game, [r for r in rows if r[0].strip() or r[1].strip()],
-                                 chosen, hours, raw, begin, name=form["title"])
+                                 chosen, hours, raw, begin, name=form["title"], bots=[b for b in bots if b])
         if f.get("random_seats") == "on":  # the organiser asked for seats drawn at random: the first seat plays first
             secrets.SystemRandom().shuffle(asked.players)
         found = open_asked(token, email, asked, policy, form["name"], form["form"])

@@ -29,9 +29,23 @@ def create_tables(store: SQLiteEventStore) -> None:
     bounces.create_tables(store)
 
 
-def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, subject: str, message_id: str,
-             draft: Mapping[str, Any], now: str) -> Row:
-    """A pending mail: its draft is rendered into the message when it is sent (``message_of``)."""
+UNMAILABLE = ".invalid"  # the reserved top-level domain (RFC 2606): a computer player's seat (``pbem.table.botseats``)
+
+
+def takes_mail(to_addr: str) -> bool:
+    """Whether mail may be queued to this address: not to one on the reserved ``.invalid`` domain."""
+    return not to_addr.strip().lower().rstrip(">").endswith(UNMAILABLE)
+
+
+def mail_rows(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, subject: str, message_id: str,
+              draft: Mapping[str, Any], now: str) -> list[Row]:
+    """A pending mail (its draft is rendered into the message when it is sent: ``message_of``), or none to an address
+    that takes no mail (``takes_mail``).
+
+    Every mail of the service is queued here: this is the one place that keeps mail from a computer player's seat.
+    """
+    if not takes_mail(to_addr):
+        return []
     values: dict[str, Any] = {
         "id": uuid.uuid4().hex, "channel": "mail", "game_id": game_id, "seat": seat, "to_addr": to_addr, "kind": kind,
         "subject": subject, "message_id": message_id, "draft": pack(draft),
@@ -39,7 +53,7 @@ def mail_row(*, game_id: str | None, seat: int | None, to_addr: str, kind: str, 
         "attempts": 0, "due_at": now, "created_at": now, "sent_at": None, "last_error": None,
         "claimed_by": None, "claim_until": None,
     }
-    return Row(OUTBOX, values)
+    return [Row(OUTBOX, values)]
 
 
 def pack(draft: Mapping[str, Any]) -> bytes:
