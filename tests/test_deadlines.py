@@ -69,7 +69,7 @@ def test_reminders_come_at_half_time_and_near_the_end_once_each(service: Service
     assert deadline(service, game, 0)["reminders_sent"] == 1
     jobs.deadlines(due - timedelta(minutes=30))
     assert deadline(service, game, 0)["reminders_sent"] == 2
-    kinds = [r["kind"] for r in service.store.query("SELECT kind FROM outbox WHERE to_addr = ? ORDER BY id", (ANN.email,))]
+    kinds = [r["kind"] for r in service.store.query("SELECT kind FROM outbox WHERE to_addr = ? ORDER BY created_at", (ANN.email,))]
     assert kinds == ["turn", "reminder", "reminder"]
 
 
@@ -87,7 +87,7 @@ def test_a_passed_deadline_plays_the_default_for_the_seat(service: Service, game
     command = [e for e in events if e.command_id == timed[0].command_id]
     assert {e.actor for e in command if not e.type.startswith("pbem.")} == {"scheduler"}
     assert command[0].cause["via"] == "scheduler"
-    kinds = [r["kind"] for r in service.store.query("SELECT kind FROM outbox WHERE to_addr = ? ORDER BY id", (ANN.email,))]
+    kinds = [r["kind"] for r in service.store.query("SELECT kind FROM outbox WHERE to_addr = ? ORDER BY created_at", (ANN.email,))]
     assert kinds[-1] == "timeout"
     jobs.deadlines(due + timedelta(seconds=2))  # runs again: nothing more happens to Ann
     assert [e.payload["seat"] for e in service.store.read(game) if e.type == TIMED_OUT].count(0) == 1
