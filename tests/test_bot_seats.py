@@ -9,14 +9,11 @@ from __future__ import annotations
 import json
 import random
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from cli.main import cli
-from delivery import ANN, BEN, make_settings
+from delivery import ANN, BEN
 from events.handling import Cause
 from events.schema import GAME_ENDED
 from pbem.bots import duel
@@ -25,18 +22,10 @@ from pbem.instance.players import Player
 from pbem.service import Service
 from pbem.table import botseats, seatlife
 from pbem.table.seat_events import AUTOPILOT_ON, AUTOPILOT_PLAYED, BOT_REASON
-from tests.bots import highdie
+from test_autopilot_bots import service  # noqa: F401 (a service that knows Highdie and its computer player)
+from test_cli_seats import run  # noqa: F401 (``pbem`` on a new instance)
 
 NOW = datetime.now(timezone.utc)
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[Service]:
-    highdie.register()
-    s = Service.open(make_settings(tmp_path / "inst"))
-    yield s
-    s.close()
-    highdie.unregister()
 
 
 def outbox(service: Service, game: str) -> list[tuple[str, str]]:
@@ -202,20 +191,6 @@ def test_the_autopilot_level_chosen_is_the_one_that_plays(service: Service) -> N
 
 
 # ---- the command line ------------------------------------------------------------------------------------------
-
-@pytest.fixture
-def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, highdie_registered: None) -> Any:
-    monkeypatch.delenv("PBEM_INSTANCE", raising=False)
-    instance = tmp_path / "inst"
-
-    def invoke(*args: str, ok: bool = True) -> Result:
-        result = CliRunner().invoke(cli, ["--instance", str(instance), *args])
-        assert (result.exit_code == 0) == ok, result.output
-        return result
-
-    invoke("init")
-    return invoke
-
 
 def test_pbem_game_new_with_bots_and_an_autopilot_level(run: Any) -> None:
     game = run("game", "new", "nanty", "--player", "Ann <ann@example.org>", "--bot", "search", "--bot", "random",
