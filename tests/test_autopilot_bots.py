@@ -46,7 +46,8 @@ def until_asked(service: Service, game: str, seat: int) -> None:
 
 def on_autopilot(service: Service, seat: int) -> str:
     """A Highdie game whose ``seat`` went on autopilot after one missed deadline, and is asked again."""
-    game = service.create_game("highdie", [ANN, BEN], seed="pilot", options={"autopilot_after": 1}).after.game_id
+    game = service.create_game("highdie", [ANN, BEN], seed="pilot", options={"autopilot_after": 1},
+                               game_id="0b0b0b0b0b").after.game_id  # the same bot moves at every run
     until_asked(service, game, seat)
     due = service.store.query("SELECT due_at FROM deadlines WHERE game_id = ? AND seat = ?", (game, seat))[0]
     service.time_out(game, seat, datetime.fromisoformat(due["due_at"]) + timedelta(seconds=1))

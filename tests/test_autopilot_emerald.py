@@ -20,7 +20,8 @@ PLAYERS = [Player("ann@example.org", "Ann"), Player("ben@example.org", "Ben"), P
 def test_a_seat_on_autopilot_and_a_resigned_one_play_on_to_the_end(tmp_path: Path) -> None:
     service = Service(SQLiteEventStore(tmp_path / "pbem.sqlite"))
     try:
-        game = service.create_game("emerald", PLAYERS, seed="vanish-1", options={"autopilot_after": 2}).after.game_id
+        game = service.create_game("emerald", PLAYERS, seed="vanish-1", options={"autopilot_after": 2},
+                                   game_id="0a0a0a0a0a").after.game_id  # the autopilot's moves: seeded by it
         pick = random.Random(7)
         far = datetime.now(timezone.utc) + timedelta(days=400)
         resigned = False

@@ -6,6 +6,7 @@ scheduler's ``seatlife.tick``: the bot seats are never mailed, the human's mails
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from datetime import datetime, timezone
@@ -55,8 +56,9 @@ def reasons_hidden_from_ann(service: Service, game: str) -> None:
 def practice(service: Service, game_type: str, levels: list[str], seed: str) -> str:
     """A game of one human (Ann, who plays at random) against the computer, played to its end: Ann acts when the
     game asks her, the scheduler's tick plays the computer's seats; half-way, the reasons are hidden from Ann."""
-    game = service.create_game(game_type, [ANN], seed=seed,
-                               options={"bots": botseats.chosen(1, levels)}).after.game_id
+    game = service.create_game(game_type, [ANN], seed=seed, options={"bots": botseats.chosen(1, levels)},
+                               game_id=hashlib.sha256(seed.encode()).hexdigest()[:10]).after.game_id  # the bots'
+    # moves are seeded by the game's id and the position: a fixed id, the same game at every run
     pick = random.Random(seed)
     for turn in range(3000):
         state = service.load(game)

@@ -22,6 +22,7 @@ posts and the record. Nothing they may not read may appear:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -341,7 +342,9 @@ def service(app: Flask) -> Iterator[Service]:
 
 def begin(app: Flask, service: Service, game_type: str, seats: int, seed: int, **create: Any) -> Story:
     players = people(seats)
+    # the game's id is fixed too: the computer players' moves for seats on autopilot are seeded by it
     game_id = service.create_game(game_type, players, seed=f"reading-{seed}", organiser=ORGANISER,
+                                  game_id=hashlib.sha256(f"reading-{game_type}-{seed}".encode()).hexdigest()[:10],
                                   **create).after.game_id
     hooks = {seat: HookReader(service, hook) for seat, hook in add_hooks(service, game_id,
                                                                          [p.email for p in players]).items()}
@@ -426,11 +429,11 @@ def story_of(app: Flask, service: Service, game_type: str, seats: int, seed: int
 # The property wants a game played to its end with everything beside it, not a long one: every audit a reader reads
 # checks the chain from event 1, so the check's time grows with the square of the game's length. The 2nd edition of
 # Emerald ends at 6 victory points (a data override, as an owner may set one), and each game is played from a seed
-# whose game is among the shorter ones, with some 250 to 400 events after the seat changes hands: Emerald 2nd 569
-# events, Emerald 1st 669 (seed 7: 1,223; a lower target does not end its games sooner, its points come late), Nanty
-# Narking 529 (seed 7: 911).
+# whose game is among the shorter ones and goes on well after the seat changes hands: Emerald 2nd 490 events (seed
+# 7: 811), Emerald 1st 790 (seed 7's game ends before the change; a lower target does not end its games sooner, its
+# points come late), Nanty Narking 389 (seed 7: 1,185). (Its id is fixed: ``begin``.)
 SHORTER = {"emerald": {"game": {"victory_target": {str(n): 6 for n in range(2, 6)}}}}
-SEEDS = {"emerald": 5, "emerald1": 8, "nanty": 9}
+SEEDS = {"emerald": 3, "emerald1": 13, "nanty": 10}
 
 
 @pytest.mark.slow
