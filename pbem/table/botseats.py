@@ -8,7 +8,7 @@
 
 A bot seat is a seat on autopilot from the game's creation (its ``pbem.AutopilotOn`` is recorded in the creation
 command), so the scheduler plays it at once with the seat's own level (``pbem.bots.pilot``) and verification
-accepts its moves by the autopilot's rule. Its row in ``seats`` holds a placeholder address on the reserved
+accepts its moves by the autopilot's rule. Its row in ``seats`` holds an address on the reserved
 ``.invalid`` top-level domain (``bot-1@bots.invalid``, RFC 2606: it can never be delivered) and ``mail = 0``; the
 outbox refuses every ``.invalid`` address (``pbem.post.mail.outbox.mail_rows``), so no mail is ever queued for it.
 The organiser may give a bot seat to a human (``pbem.table.replacing``): it is then the human's like any other.
@@ -62,7 +62,7 @@ def is_bot_address(email: str) -> bool:
 
 
 def address(seat: int) -> str:
-    """A bot seat's placeholder address: never mailed."""
+    """The address a bot seat is recorded with: on the reserved domain, so no mail is ever queued to it."""
     return f"bot-{seat}@{DOMAIN}"
 
 
@@ -100,7 +100,7 @@ def options(autopilot_bot: str | None, bots: Sequence[str] = (), humans: int = 0
 
 
 def seated(players: Sequence[Player], options: Mapping[str, Any] | None) -> list[Player]:
-    """The game's players with its bot seats after them (their placeholder addresses and names).
+    """The game's players with its bot seats after them (each with its address on the reserved domain and its name).
 
     :raises ServiceError: the ``bots`` option is not the seats right after the human players with known levels, a
       human has a bot's address, or the autopilot's level is not one.
